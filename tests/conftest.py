@@ -1,0 +1,58 @@
+"""Shared fixtures: a director, players, a Tirol tournament with a drawn round."""
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tournaments import services
+from tournaments.models import Player, Tournament
+
+
+@pytest.fixture
+def director(db):
+    return get_user_model().objects.create_user("leiter", password="geheim-123", is_staff=True)
+
+
+@pytest.fixture
+def director_client(client, director):
+    client.force_login(director)
+    return client
+
+
+@pytest.fixture
+def make_tournament(db):
+    """``make_tournament(players=8)``: a Tiroler Tarockcup with that many registered players."""
+
+    def make(players=8, **fields):
+        t = Tournament.objects.create(
+            name=fields.pop("name", "Testturnier"),
+            date=fields.pop("date", datetime.date(2026, 11, 21)),
+            venue=fields.pop("venue", "Gasthof Post, Imst"),
+            ruleset="tiroler-tarockcup",
+            edition="2019/20",
+            **fields,
+        )
+        for i in range(players):
+            services.register(t, Player.objects.create(name=f"Spieler {i + 1:02d}", club="Imst"))
+        return t
+
+    return make
+
+
+@pytest.fixture
+def four_table(make_tournament):
+    """A tournament of 4 players with round 1 drawn: one 4-table."""
+    t = make_tournament(players=4)
+    rnd = services.draw_next_round(t, seed=7)
+    return rnd.tables.get()
+
+
+@pytest.fixture
+def english(settings):
+    """Pages and messages in English (the default language is German)."""
+    from django.utils import translation
+
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
