@@ -1,0 +1,39 @@
+"""Tarock rulesets as pure Python: validate hand records and compute score rows.
+
+``variants`` knows nothing of Django. A ruleset takes the hand records of
+``shared/rules/hand-record.md`` and returns score rows::
+
+    from variants import get_ruleset, all_rulesets, InvalidHand
+    rs = get_ruleset("tiroler-tarockcup")            # current edition, "2019/20"
+    rs.validate(hand, table_size, history=())        # -> list[str], empty when valid
+    rs.score(hand, table_size, history=())           # -> list[int]; raises InvalidHand(errors)
+"""
+
+from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, SeatCard
+from .cardpoints import CardPointsError, format_thirds, parse_thirds
+from .koenigrufen import TIROL_2019, KoenigrufenRuleset
+from .registry import UnknownRuleset, all_rulesets, choices, get_ruleset, register
+
+
+def _koenigrufen(spec):
+    return lambda editions, options: KoenigrufenRuleset(spec, editions, options)
+
+
+register(TIROL_2019.key, TIROL_2019.edition, _koenigrufen(TIROL_2019), current=True)
+
+__all__ = [
+    "Bonus",
+    "Breakdown",
+    "CardPointsError",
+    "Contract",
+    "InvalidHand",
+    "Problem",
+    "SeatCard",
+    "UnknownRuleset",
+    "all_rulesets",
+    "choices",
+    "format_thirds",
+    "get_ruleset",
+    "parse_thirds",
+    "register",
+]

@@ -1,0 +1,131 @@
+"""Shared vocabulary of every ruleset: problems, the error raised for invalid hands, catalogue entries.
+
+Pure Python, no Django. User-facing text is written in English and marked with ``_`` (a no-op marker
+that ``makemessages`` collects); the Django layer translates it when it shows a :class:`Problem`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+def _(message: str) -> str:
+    """Mark ``message`` for translation without translating it (translated by the Django layer)."""
+    return message
+
+
+class Problem(str):
+    """One validation message: a ``str`` in English, plus what a translator needs.
+
+    ``Problem(msgid, **params)`` formats ``msgid % params`` for its string value and keeps ``msgid``
+    and ``params`` so the web layer can translate the template and substitute seat numbers with
+    player names. Parameters whose key ends in ``seat`` are seat numbers (0-based, ``hand-record.md``
+    "Seats").
+    """
+
+    msgid: str
+    params: dict
+
+    def __new__(cls, msgid: str, **params) -> "Problem":
+        shown = {k: (f"seat {v}" if k.endswith("seat") else v) for k, v in params.items()}
+        obj = super().__new__(cls, msgid % shown if params else msgid)
+        obj.msgid = msgid
+        obj.params = params
+        return obj
+
+
+class InvalidHand(ValueError):
+    """Raised by ``Ruleset.score`` for a hand that ``validate`` rejects.
+
+    ``errors`` is the list of :class:`Problem` messages, in the order ``validate`` found them.
+    """
+
+    def __init__(self, errors: list[str]):
+        self.errors = list(errors)
+        super().__init__("; ".join(self.errors))
+
+
+@dataclass(frozen=True)
+class Contract:
+    """One entry of a ruleset's contract table.
+
+    - ``key``: the record's ``contract`` value (``koenigrufen.md`` tables, column "key");
+    - ``name``: the German name players use (shown untranslated in every language);
+    - ``value``: game value ``V`` in points, ``None`` where the contract has its own settlement
+      (Trischaken);
+    - ``family``: ``"king_call"``, ``"dreier"``, ``"colour"``, ``"negative"`` or ``"trischaken"``
+      (``koenigrufen.md`` §1, "Bonuses allowed per contract family");
+    - ``vorhand_only``: only Vorhand may play it (marked * in the tables);
+    - ``solo``: played without the talon, all bonuses score double;
+    - ``bird``: for bird callers the bonus key of the bird they name, ``"any"`` for the Besserrufer;
+    - ``lost_factor``: multiplies the game post when lost (Sechserdreier: 2).
+    """
+
+    key: str
+    name: str
+    value: int | None
+    family: str
+    vorhand_only: bool = False
+    solo: bool = False
+    bird: str | None = None
+    lost_factor: int = 1
+    note: str = ""
+
+    @property
+    def king_call(self) -> bool:
+        return self.family == "king_call"
+
+    @property
+    def negative(self) -> bool:
+        return self.family == "negative"
+
+    @property
+    def trischaken(self) -> bool:
+        return self.family == "trischaken"
+
+    @property
+    def has_talon(self) -> bool:
+        """Played with the talon: everything but the solos, the negative contracts and Trischaken."""
+        return not (self.solo or self.negative or self.trischaken)
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """One entry of a ruleset's bonus table (Prämie).
+
+    - ``silent`` / ``announced``: values in points; ``silent`` is ``None`` for announced-only bonuses
+      (the Tirol Säcke, ``koenigrufen.md`` §4);
+    - ``kind``: ``"trick"`` (birds, König ultimo, Mondfang), ``"material"`` (Trull, Vier Könige,
+      Säcke) or ``"valat"`` (``koenigrufen.md`` §1, "Bonus classes");
+    - ``can_fail_silently``: a silent bonus recorded ``made: false`` means the card was played to its
+      trick and beaten (the birds and König ultimo, ``koenigrufen.md`` §1 Decision).
+    """
+
+    key: str
+    name: str
+    silent: int | None
+    announced: int
+    kind: str
+    can_fail_silently: bool = False
+    description: str = ""
+
+    @property
+    def announced_only(self) -> bool:
+        return self.silent is None
+
+
+@dataclass(frozen=True)
+class SeatCard:
+    """A card of the seating draw (``tournament-formats.md`` §2): ``key`` and German ``name``."""
+
+    key: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """How a score row came about: ``posts`` of ``(label, value)`` and a one-line ``summary``."""
+
+    posts: tuple[tuple[str, int], ...] = ()
+    summary: str = ""
+    notes: tuple[str, ...] = field(default=())

@@ -1,0 +1,50 @@
+"""Card points in "P/B" notation (``hand-record.md``, "Card points").
+
+Königrufen counts cards in threes, leaving thirds of a point ("Blatt"): ``"35/2"`` is 35⅔ points.
+Inside the code card points are integer thirds, ``3 * P + B``; the whole pack is 70 points = 210
+thirds.
+"""
+
+from __future__ import annotations
+
+import re
+
+WHOLE_PACK_THIRDS = 210
+
+_NOTATION = re.compile(r"^\s*(\d{1,3})\s*(?:/\s*(\d)\s*)?$")
+
+
+class CardPointsError(ValueError):
+    """The text is not card points in ``P`` or ``P/B`` notation."""
+
+
+def parse_thirds(value, *, allow_blatt: bool = True) -> int:
+    """Return card points as integer thirds.
+
+    ``value`` is an ``int`` (whole points), or a string ``"P"`` or ``"P/B"`` with ``B`` in 0..2.
+    ``allow_blatt=False`` (Cego, Bled) accepts only whole points (``"30/0"`` still means 30).
+    Raises :class:`CardPointsError` for anything else, including a bool, a negative number or more
+    than 70 points.
+    """
+    if isinstance(value, bool):
+        raise CardPointsError(value)
+    if isinstance(value, int):
+        points, blatt = value, 0
+    elif isinstance(value, str):
+        match = _NOTATION.match(value)
+        if not match:
+            raise CardPointsError(value)
+        points, blatt = int(match.group(1)), int(match.group(2) or 0)
+    else:
+        raise CardPointsError(value)
+    if points < 0 or blatt > 2 or (blatt and not allow_blatt):
+        raise CardPointsError(value)
+    thirds = 3 * points + blatt
+    if thirds > WHOLE_PACK_THIRDS:
+        raise CardPointsError(value)
+    return thirds
+
+
+def format_thirds(thirds: int) -> str:
+    """Return ``thirds`` in ``"P/B"`` notation, e.g. ``107`` -> ``"35/2"``."""
+    return f"{thirds // 3}/{thirds % 3}"

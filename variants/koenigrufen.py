@@ -1,0 +1,687 @@
+"""The Königrufen engine shared by the Austrian cups (``koenigrufen.md``).
+
+One engine, editions as data: an :class:`Edition` holds the contract table, the bonus table, which
+bonuses each contract family allows, how Valat treats material bonuses and the Trischaken
+settlement; :class:`KoenigrufenRuleset` validates and scores hand records (``hand-record.md``) under
+one edition.
+
+Row convention (``koenigrufen.md`` §1 "From a hand to a row"): the hand is split into posts (the game
+and each bonus), summed from the declarer side's view into a net value ``n``; two against two gives
+declarer and partner ``+n`` and each opponent ``-n``; one against three gives the declarer ``+3n``
+and each opponent ``-n``. Every row sums to 0, the sitting-out dealer of a 5-table scores 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .base import Breakdown, Bonus, Contract, InvalidHand, Problem, SeatCard, _
+from .cardpoints import WHOLE_PACK_THIRDS, CardPointsError, format_thirds, parse_thirds
+
+BIRDS = ("pagat", "uhu", "kakadu", "quapil")
+TEAMS = ("declarer", "opponents")
+OUTCOMES = ("played", "struck", "manual")
+
+# Seating by card (tournament-formats.md §2): the Tarock draws Vorhand of the first hand, the others
+# follow in playing order Herz, Karo, Pik, Kreuz (Kreuz only at a 5-table).
+SEAT_CARDS = (
+    SeatCard("tarock", "Tarock"),
+    SeatCard("herz", "Herz-König"),
+    SeatCard("karo", "Karo-König"),
+    SeatCard("pik", "Pik-König"),
+    SeatCard("kreuz", "Kreuz-König"),
+)
+
+
+@dataclass(frozen=True)
+class TrischakenResult:
+    """A Trischaken settlement: ``amounts`` per active seat (may hold fractions) and a ``reason``."""
+
+    amounts: Mapping[int, Fraction]
+    reason: str
+
+
+TrischakenSettlement = Callable[[Mapping[int, int], int], TrischakenResult]
+
+
+@dataclass(frozen=True)
+class Edition:
+    """The data that makes one Königrufen edition (``koenigrufen.md`` §2–4).
+
+    - ``contracts`` in bidding order, ``bonuses`` in the order score sheets list them;
+    - ``family_bonuses``: contract family -> bonus keys allowed (§1 table);
+    - ``valat_absorbs``: material bonus keys that score nothing when a Valat is made, and whether
+      announced ones are absorbed too (``valat_absorbs_announced``);
+    - ``trischaken``: the settlement, given ``{seat: thirds}`` of the active seats and Vorhand;
+    - ``trischaken_revoke``: what the offender pays each other player in Trischaken;
+    - ``hands_per_round``: hands at a 4-table (§5); a 5-table plays ``× 5/4``.
+    """
+
+    key: str
+    edition: str
+    name: str
+    source: str
+    contracts: tuple[Contract, ...]
+    bonuses: tuple[Bonus, ...]
+    family_bonuses: Mapping[str, tuple[str, ...]]
+    valat_absorbs: tuple[str, ...]
+    valat_absorbs_announced: bool
+    trischaken: TrischakenSettlement
+    trischaken_revoke: int
+    hands_per_round: int
+    default_rounds: int = 3
+    tiebreaks: tuple[str, ...] = ("best_rounds", "lots")
+    notes: tuple[str, ...] = field(default=())
+
+
+class KoenigrufenRuleset:
+    """Validate and score Königrufen hands under one :class:`Edition`.
+
+    ``options``: ``failed_silent_birds_count`` (default ``True``, ``koenigrufen.md`` §1 Decision):
+    a silent bird or König ultimo recorded ``made: false`` scores its silent value for the other
+    side; ``False`` scores it as nothing.
+
+    ``validate(hand, table_size, history=())`` returns a list of :class:`~variants.base.Problem`
+    (empty when valid); ``score(...)`` returns the row, one ``int`` per seat, or raises
+    :class:`~variants.base.InvalidHand`. ``history`` is accepted for the common interface and
+    ignored (only Bled uses it, ``hand-record.md`` "Context passed with a hand").
+    """
+
+    family = "koenigrufen"
+    table_sizes = (4, 5)
+    preferred_table_size = 4
+    max_other_tables = None
+    zero_sum = True
+    option_defaults = {"failed_silent_birds_count": True}
+
+    def __init__(self, spec: Edition, editions: Sequence[str] = (), options: Mapping | None = None):
+        self.spec = spec
+        self.key = spec.key
+        self.edition = spec.edition
+        self.name = spec.name
+        self.source = spec.source
+        self.editions = tuple(editions) or (spec.edition,)
+        self.options = {**self.option_defaults, **(options or {})}
+        self.contracts = spec.contracts
+        self.bonuses = spec.bonuses
+        self.default_rounds = spec.default_rounds
+        self.default_hands_per_round = spec.hands_per_round
+        self.tiebreaks = spec.tiebreaks
+        self._contracts = {c.key: c for c in spec.contracts}
+        self._bonuses = {b.key: b for b in spec.bonuses}
+
+    def __repr__(self) -> str:
+        return f"<KoenigrufenRuleset {self.key} {self.edition}>"
+
+    # ----------------------------------------------------------------- catalogue and table format
+
+    def contract(self, key: str) -> Contract:
+        """The contract with ``key``; raises ``KeyError`` if this edition has none."""
+        return self._contracts[key]
+
+    def bonus(self, key: str) -> Bonus:
+        """The bonus with ``key``; raises ``KeyError`` if this edition has none."""
+        return self._bonuses[key]
+
+    def allowed_bonuses(self, contract_key: str) -> tuple[Bonus, ...]:
+        """Bonuses the contract allows, in catalogue order (``koenigrufen.md`` §1 family table)."""
+        allowed = set(self.spec.family_bonuses.get(self.contract(contract_key).family, ()))
+        return tuple(b for b in self.bonuses if b.key in allowed)
+
+    def catalogue(self) -> dict:
+        """The contract and bonus tables as plain data (for forms, help pages and JSON)."""
+        return {
+            "key": self.key,
+            "edition": self.edition,
+            "name": self.name,
+            "contracts": [
+                {
+                    "key": c.key,
+                    "name": c.name,
+                    "value": c.value,
+                    "family": c.family,
+                    "vorhand_only": c.vorhand_only,
+                    "solo": c.solo,
+                    "bird": c.bird,
+                    "lost_factor": c.lost_factor,
+                    "king_call": c.king_call,
+                    "can_concede": c.king_call and c.has_talon,
+                    "bonuses": [b.key for b in self.allowed_bonuses(c.key)],
+                }
+                for c in self.contracts
+            ],
+            "bonuses": [
+                {
+                    "key": b.key,
+                    "name": b.name,
+                    "silent": b.silent,
+                    "announced": b.announced,
+                    "kind": b.kind,
+                    "can_fail_silently": b.can_fail_silently,
+                }
+                for b in self.bonuses
+            ],
+        }
+
+    def hands_per_round(self, table_size: int, base: int | None = None) -> int:
+        """Hands a table of ``table_size`` plays in a round: ``base`` (default the edition's) at a
+        4-table, ``base × 5/4`` at a 5-table (``koenigrufen.md`` §5: Tirol 16/20, WTC 20/25)."""
+        base = self.default_hands_per_round if base is None else base
+        return base * table_size // self.preferred_table_size
+
+    def seat_cards(self, table_size: int) -> tuple[SeatCard, ...]:
+        """Cards of the seating draw in seat order: seat 0 draws the Tarock and is Vorhand of the
+        first hand (``tournament-formats.md`` §2)."""
+        return SEAT_CARDS[:table_size]
+
+    def first_dealer(self, table_size: int) -> int:
+        """The first dealer is the seat before the Tarock's Vorhand (``tournament-formats.md`` §2)."""
+        return table_size - 1
+
+    @staticmethod
+    def sitting_out(dealer: int, table_size: int) -> int | None:
+        """The seat that sits out this hand: the dealer of a 5-table (``koenigrufen.md`` §1)."""
+        return dealer if table_size == 5 else None
+
+    def active_seats(self, dealer: int, table_size: int) -> list[int]:
+        """Active seats in playing order, Vorhand first (``hand-record.md`` "Seats")."""
+        seats = [(dealer + 1 + i) % table_size for i in range(table_size)]
+        return [s for s in seats if s != self.sitting_out(dealer, table_size)]
+
+    # ------------------------------------------------------------------------------ public API
+
+    def validate(self, hand, table_size: int, history: Sequence = ()) -> list[Problem]:
+        """Problems with ``hand`` at a table of ``table_size``; empty when the hand can be scored."""
+        return _Check(self, hand, table_size).run()
+
+    def score(self, hand, table_size: int, history: Sequence = ()) -> list[int]:
+        """The score row of ``hand``: one ``int`` per seat, summing to 0.
+
+        Raises :class:`~variants.base.InvalidHand` with the problems of :meth:`validate`.
+        """
+        return list(self.breakdown(hand, table_size, history).row)
+
+    def breakdown(self, hand, table_size: int, history: Sequence = ()) -> "Settlement":
+        """The row with the posts that make it, for score sheets that explain a hand.
+
+        Raises :class:`~variants.base.InvalidHand` like :meth:`score`.
+        """
+        problems = self.validate(hand, table_size, history)
+        if problems:
+            raise InvalidHand(problems)
+        return _settle(self, _normalise(hand), table_size)
+
+    # ------------------------------------------------------------------------------- internals
+
+    def bonus_value(self, contract: Contract, bonus: Mapping) -> int:
+        """A bonus post's value from the declarer side's view, solo doubling applied (§1)."""
+        definition = self.bonus(bonus["bonus"])
+        if bonus["announced"]:
+            value = definition.announced
+        elif bonus["made"] or self.options["failed_silent_birds_count"]:
+            value = definition.silent or 0
+        else:
+            value = 0
+        sign = 1 if (bonus["team"] == "declarer") == bonus["made"] else -1
+        return sign * value * (2 if contract.solo else 1)
+
+
+@dataclass(frozen=True)
+class Settlement(Breakdown):
+    """A :class:`~variants.base.Breakdown` with the row it explains."""
+
+    row: tuple[int, ...] = ()
+
+
+def _normalise(hand: Mapping) -> dict:
+    """The record with the defaults of ``hand-record.md`` "Fields" filled in."""
+    h = dict(hand)
+    h.setdefault("outcome", "played")
+    h.setdefault("bonuses", [])
+    h.setdefault("partner", None)
+    h.setdefault("revoke", None)
+    h.setdefault("conceded", False)
+    if h.get("partner") is not None and h.get("partner") == h.get("declarer"):
+        h["partner"] = None  # koenigrufen.md §1 Validation: partner == declarer plays alone
+    return h
+
+
+def _is_seat(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Check:
+    """One validation run (``koenigrufen.md`` §1 "Validation"): collects problems in order."""
+
+    def __init__(self, rs: KoenigrufenRuleset, hand, table_size: int):
+        self.rs = rs
+        self.raw = hand
+        self.n = table_size
+        self.problems: list[Problem] = []
+
+    def add(self, msgid: str, **params) -> None:
+        self.problems.append(Problem(msgid, **params))
+
+    def run(self) -> list[Problem]:
+        if not isinstance(self.raw, Mapping):
+            self.add(_("The hand record must be a JSON object."))
+            return self.problems
+        if self.n not in self.rs.table_sizes:
+            self.add(_("A Königrufen table has 4 or 5 seats, not %(size)s."), size=self.n)
+            return self.problems
+        self.hand = h = _normalise(self.raw)
+        dealer = h.get("dealer")
+        if not _is_seat(dealer) or not 0 <= dealer < self.n:
+            self.add(_("The dealer must be a seat from 0 to %(last)s."), last=self.n - 1)
+            return self.problems
+        self.dealer = dealer
+        self.vorhand = (dealer + 1) % self.n
+        self.out = self.rs.sitting_out(dealer, self.n)
+        self.active = self.rs.active_seats(dealer, self.n)
+        outcome = h["outcome"]
+        if outcome not in OUTCOMES:
+            self.add(_("Unknown outcome “%(outcome)s”: use played, struck or manual."), outcome=outcome)
+        elif outcome == "manual":
+            self.check_manual()
+        elif outcome == "played":
+            self.check_played()
+        return self.problems
+
+    # -- manual rows (hand-record.md "The score row") --
+
+    def check_manual(self) -> None:
+        scores = self.hand.get("scores")
+        if not isinstance(scores, list) or len(scores) != self.n or not all(_is_seat(s) for s in scores):
+            self.add(_("A manual row needs %(size)s whole numbers, one per seat."), size=self.n)
+            return
+        if sum(scores):
+            self.add(
+                _("The row does not sum to 0 (difference %(difference)+d): a writing error (Schreibfehler)."),
+                difference=sum(scores),
+            )
+        if self.out is not None and scores[self.out]:
+            self.add(_("The dealer %(seat)s sits out this hand and must score 0."), seat=self.out)
+
+    # -- played hands --
+
+    def seat(self, field_name: str, label: str, *, required: bool) -> int | None:
+        """The seat in ``field_name`` if it is an active seat, else ``None`` (with a problem)."""
+        value = self.hand.get(field_name)
+        if value is None:
+            if required:
+                self.add(_("The %(role)s is missing."), role=label)
+            return None
+        if not _is_seat(value) or not 0 <= value < self.n:
+            self.add(_("The %(role)s must be a seat from 0 to %(last)s."), role=label, last=self.n - 1)
+            return None
+        if value == self.out:
+            self.add(_("%(seat)s deals and sits out this hand and cannot be %(role)s."), seat=value, role=label)
+            return None
+        return value
+
+    def check_played(self) -> None:
+        h = self.hand
+        key = h.get("contract")
+        try:
+            contract = self.rs.contract(key)
+        except (KeyError, TypeError):
+            self.add(_("Unknown contract “%(contract)s” in %(ruleset)s."), contract=key, ruleset=self.rs.name)
+            return
+        self.contract = contract
+        declarer = self.seat("declarer", _("declarer"), required=not contract.trischaken)
+        if contract.vorhand_only and declarer is not None and declarer != self.vorhand:
+            self.add(
+                _("Only Vorhand (%(vorhand_seat)s) may play a %(contract)s."),
+                vorhand_seat=self.vorhand,
+                contract=contract.name,
+            )
+        revoke = self.seat("revoke", _("revoker"), required=False)
+        if h["partner"] is not None:
+            if contract.king_call:
+                self.seat("partner", _("partner"), required=False)
+            else:
+                self.add(_("A %(contract)s has no partner: only king-call contracts do."), contract=contract.name)
+        if "kontra" in h and (not _is_seat(h["kontra"]) or not 0 <= h["kontra"] <= 4):
+            self.add(_("Kontra must be a level from 0 to 4."))
+        if not isinstance(h["conceded"], bool):
+            self.add(_("“Conceded” must be true or false."))
+        if contract.trischaken:
+            self.check_bonuses(contract)  # none allowed: refused with the usual message
+            self.check_trischaken(revoke)
+            return
+        decided_by_play = revoke is None and not h["conceded"]
+        won = h.get("won")
+        if won is None and decided_by_play:
+            self.add(_("Say whether the %(contract)s was won or lost."), contract=contract.name)
+        elif won is not None and not isinstance(won, bool):
+            self.add(_("“Won” must be true or false."))
+        bonuses = self.check_bonuses(contract)
+        if bonuses is None:
+            return
+        if decided_by_play and isinstance(won, bool):
+            for b in bonuses:
+                if b["bonus"] == "valat" and b["made"]:
+                    if b["team"] == "declarer" and not won:
+                        self.add(_("A Valat made by the declarer's team means the game was won."))
+                    if b["team"] == "opponents" and won:
+                        self.add(_("A Valat made by the opponents means the game was lost."))
+        if contract.bird:
+            self.check_called_bird(contract, bonuses)
+        if h["conceded"] and revoke is None:
+            self.check_conceded(contract, bonuses)
+
+    def check_bonuses(self, contract: Contract) -> list[dict] | None:
+        raw = self.hand["bonuses"]
+        if not isinstance(raw, list):
+            self.add(_("Bonuses must be a list."))
+            return None
+        allowed = {b.key for b in self.rs.allowed_bonuses(contract.key)}
+        seen: set[str] = set()
+        good = []
+        for item in raw:
+            if not isinstance(item, Mapping):
+                self.add(_("Each bonus must be an object with bonus, team, announced and made."))
+                continue
+            key = item.get("bonus")
+            try:
+                definition = self.rs.bonus(key)
+            except (KeyError, TypeError):
+                self.add(_("Unknown bonus “%(bonus)s” in %(ruleset)s."), bonus=key, ruleset=self.rs.name)
+                continue
+            name = definition.name
+            if key not in allowed:
+                self.add(_("%(bonus)s is not allowed in a %(contract)s."), bonus=name, contract=contract.name)
+                continue
+            if key in seen:
+                self.add(_("%(bonus)s is entered twice."), bonus=name)
+                continue
+            seen.add(key)
+            team, announced, made = item.get("team"), item.get("announced"), item.get("made")
+            if team not in TEAMS:
+                self.add(_("%(bonus)s: the team must be the declarer's team or the opponents."), bonus=name)
+                continue
+            if not isinstance(announced, bool) or not isinstance(made, bool):
+                self.add(_("%(bonus)s: say whether it was announced and whether it was made."), bonus=name)
+                continue
+            if definition.announced_only and not announced:
+                self.add(_("%(bonus)s only counts when announced."), bonus=name)
+                continue
+            if not announced and not made and not definition.can_fail_silently:
+                self.add(
+                    _("A silent %(bonus)s cannot fail: record the side that made it."),
+                    bonus=name,
+                )
+                continue
+            if key == "koenig_ultimo" and self.hand["partner"] is None:
+                self.add(_("König ultimo needs a called king in play: enter the partner."))
+                continue
+            good.append({"bonus": key, "team": team, "announced": announced, "made": made})
+        return good
+
+    def check_called_bird(self, contract: Contract, bonuses: list[dict]) -> None:
+        """Bird callers and the Besserrufer carry their announced bird (§1 "Bird callers")."""
+        announced = [b for b in bonuses if b["bonus"] in BIRDS and b["announced"] and b["team"] == "declarer"]
+        if contract.bird == "any":
+            if not announced:
+                self.add(
+                    _("A %(contract)s needs a bird announced by the declarer's team (Pagat, Uhu, Kakadu or Quapil)."),
+                    contract=contract.name,
+                )
+        elif not any(b["bonus"] == contract.bird for b in announced):
+            self.add(
+                _("A %(contract)s needs the %(bonus)s announced by the declarer's team."),
+                contract=contract.name,
+                bonus=self.rs.bonus(contract.bird).name,
+            )
+
+    def check_conceded(self, contract: Contract, bonuses: list[dict]) -> None:
+        """Schleifen: king calls with the talon, called king in the talon (§1 "Conceding")."""
+        if not (contract.king_call and contract.has_talon):
+            self.add(_("A %(contract)s cannot be conceded: only king calls played with the talon."), contract=contract.name)
+            return
+        if self.hand["partner"] is not None:
+            self.add(_("A hand can only be conceded when the called king lay in the talon (no partner)."))
+        named = [b for b in bonuses if b["bonus"] in BIRDS and b["announced"] and b["team"] == "declarer"]
+        others = [b for b in bonuses if b not in named] if contract.bird else bonuses
+        if others or (contract.bird and len(named) > 1):
+            self.add(_("A conceded hand carries no bonus but the bird its contract names."))
+
+    def check_trischaken(self, revoke: int | None) -> None:
+        raw = self.hand.get("card_points")
+        if raw is None and revoke is not None:
+            return  # Renonce settles Trischaken without counting (§4.2 step 1)
+        if not isinstance(raw, Mapping):
+            self.add(_("Trischaken needs the card points of every active player."))
+            return
+        points: dict[int, int] = {}
+        given: set[int] = set()
+        for seat_key, value in raw.items():
+            try:
+                seat = int(seat_key)
+            except (TypeError, ValueError):
+                self.add(_("Card points are given per seat number, not “%(key)s”."), key=seat_key)
+                continue
+            given.add(seat)
+            if seat not in self.active:
+                if seat == self.out:
+                    self.add(_("%(seat)s deals and sits out this hand and has no card points."), seat=seat)
+                else:
+                    self.add(_("There is no seat %(number)s at this table."), number=seat)
+                continue
+            try:
+                points[seat] = parse_thirds(value)
+            except CardPointsError:
+                self.add(
+                    _("Card points of %(seat)s must be P/B with P from 0 to 70 and B (Blatt) 0, 1 or 2, not “%(value)s”."),
+                    seat=seat,
+                    value=value,
+                )
+        for seat in [s for s in self.active if s not in given]:
+            self.add(_("Card points of %(seat)s are missing."), seat=seat)
+        if self.problems:
+            return
+        total = sum(points.values())
+        if total != WHOLE_PACK_THIRDS:
+            self.add(
+                _("Trischaken card points add up to %(total)s, not 70/0."),
+                total=format_thirds(total),
+            )
+            return
+        if revoke is None:
+            result = self.rs.spec.trischaken(points, self.vorhand)
+            if any(v.denominator != 1 for v in result.amounts.values()):
+                self.add(
+                    _("This Trischaken would split points into fractions (%(reason)s): enter a manual row agreed by the tournament director."),
+                    reason=result.reason,
+                )
+
+
+# ---------------------------------------------------------------------------------- settlement
+
+
+def _row(table_size: int, amounts: Mapping[int, int]) -> tuple[int, ...]:
+    row = [0] * table_size
+    for seat, value in amounts.items():
+        row[seat] += int(value)
+    assert sum(row) == 0, f"Königrufen row {row} does not sum to 0"
+    return tuple(row)
+
+
+def _settle(rs: KoenigrufenRuleset, h: dict, n: int) -> Settlement:
+    """Compute the row of a valid, normalised hand."""
+    if h["outcome"] == "struck":
+        return Settlement(summary=_("Struck by the tournament director: every player scores 0."), row=(0,) * n)
+    if h["outcome"] == "manual":
+        return Settlement(summary=_("Manual row."), row=tuple(h["scores"]))
+    contract = rs.contract(h["contract"])
+    dealer = h["dealer"]
+    vorhand = (dealer + 1) % n
+    active = rs.active_seats(dealer, n)
+    if contract.trischaken:
+        return _settle_trischaken(rs, h, n, active, vorhand)
+    if h["revoke"] is not None:
+        return _settle_revoke(rs, contract, h, n, active)
+    declarer, partner = h["declarer"], h["partner"]
+    posts: list[tuple[str, int]] = []
+    if h["conceded"]:
+        bird = [b for b in h["bonuses"] if b["bonus"] in BIRDS and b["announced"] and b["team"] == "declarer"]
+        value = contract.value + (rs.bonus(bird[0]["bonus"]).announced if contract.bird and bird else 0)
+        posts.append((_("conceded (schleifen)"), -value))
+        partner = None
+    else:
+        game = contract.value if h["won"] else -contract.value * contract.lost_factor
+        posts.append((contract.name, game))
+        valat_made = any(b["bonus"] == "valat" and b["made"] for b in h["bonuses"])
+        for b in h["bonuses"]:
+            name = rs.bonus(b["bonus"]).name
+            if valat_made and b["bonus"] in rs.spec.valat_absorbs and (
+                rs.spec.valat_absorbs_announced or not b["announced"]
+            ):
+                posts.append((name + " " + _("(in the Valat)"), 0))
+                continue
+            posts.append((name, rs.bonus_value(contract, b)))
+    net = sum(v for _label, v in posts)
+    if partner is not None:
+        amounts = {s: (net if s in (declarer, partner) else -net) for s in active}
+        summary = _("two against two")
+    else:
+        amounts = {s: (3 * net if s == declarer else -net) for s in active}
+        summary = _("one against three")
+    return Settlement(posts=tuple(posts), summary=summary, row=_row(n, amounts))
+
+
+def _settle_revoke(rs: KoenigrufenRuleset, contract: Contract, h: dict, n: int, active: list[int]) -> Settlement:
+    """Renonce (§1): every non-offender scores what a winner in his position scores; the offender
+    pays the sum. Winner's value ``V + A``, ``A`` all announced bonuses of both sides (solo ×2)."""
+    factor = 2 if contract.solo else 1
+    announced = sum(rs.bonus(b["bonus"]).announced for b in h["bonuses"] if b["announced"]) * factor
+    win = contract.value + announced
+    offender, declarer = h["revoke"], h["declarer"]
+    alone = h["partner"] is None
+    amounts = {s: (3 * win if (s == declarer and alone) else win) for s in active if s != offender}
+    amounts[offender] = -sum(amounts.values())
+    posts = ((contract.name, contract.value), (_("announced bonuses"), announced))
+    return Settlement(posts=posts, summary=_("Renonce: the offender pays every other player"), row=_row(n, amounts))
+
+
+def _settle_trischaken(rs: KoenigrufenRuleset, h: dict, n: int, active: list[int], vorhand: int) -> Settlement:
+    if h["revoke"] is not None:
+        pay = rs.spec.trischaken_revoke
+        amounts = {s: (-(len(active) - 1) * pay if s == h["revoke"] else pay) for s in active}
+        return Settlement(summary=_("Renonce in Trischaken"), row=_row(n, amounts))
+    points = {int(k): parse_thirds(v) for k, v in h["card_points"].items()}
+    result = rs.spec.trischaken(points, vorhand)
+    return Settlement(summary=result.reason, row=_row(n, {s: int(v) for s, v in result.amounts.items()}))
+
+
+# --------------------------------------------------------------------- Trischaken settlements
+
+MAYOR_TIROL = 3 * 35 + 2  # "at least 35 points and 2 cards" (koenigrufen.md §4.2)
+
+
+def trischaken_tirol(points: Mapping[int, int], vorhand: int) -> TrischakenResult:
+    """Tiroler Tarockcup Trischaken (``koenigrufen.md`` §4.2, decision steps 2–4).
+
+    ``points``: ``{seat: thirds}`` of the four active seats (summing to 210). Returns amounts per
+    seat; a three-way tie gives thirds, which :class:`_Check` turns into a "manual row" problem.
+    """
+    most = max(points.values())
+    top = [s for s, p in points.items() if p == most]
+    jungfrauen = [s for s, p in points.items() if p == 0]
+    loser, pay, reason = None, 0, ""
+    if vorhand in top:
+        loser = vorhand
+        mayor = points[vorhand] >= MAYOR_TIROL
+        pay = 12 if mayor else 6
+        reason = _("Vorhand has the most points and is a mayor: pays 12") if mayor else _("Vorhand has the most points: pays 6")
+    elif most >= MAYOR_TIROL:
+        loser, pay, reason = top[0], 6, _("a mayor (35/2 or more) pays 6")
+    if loser is not None:
+        recipients = jungfrauen or [s for s in points if s != loser]
+        share = Fraction(pay, len(recipients))
+        amounts = {s: Fraction(0) for s in points}
+        amounts[loser] = Fraction(-pay)
+        for s in recipients:
+            amounts[s] = share
+        if jungfrauen:
+            reason += " " + _("to the Jungfrau (no trick)")
+        return TrischakenResult(amounts, reason)
+    if jungfrauen:
+        takers = [s for s in points if s not in jungfrauen]
+        amounts = {s: Fraction(-2 * len(jungfrauen)) for s in takers}
+        for s in jungfrauen:
+            amounts[s] = Fraction(2 * len(takers))
+        return TrischakenResult(amounts, _("a Jungfrau (no trick) receives 2 from each player who took a trick"))
+    # Normal case: places 1..4 by points pay 2, 2 and receive 2, 2; ties share their places' amounts.
+    place_amounts = (-2, -2, 2, 2)
+    ordered = sorted(points, key=lambda s: -points[s])
+    amounts = {}
+    for value in set(points.values()):
+        places = [i for i, s in enumerate(ordered) if points[s] == value]
+        share = Fraction(sum(place_amounts[i] for i in places), len(places))
+        for i in places:
+            amounts[ordered[i]] = share
+    tied = max(list(points.values()).count(v) for v in points.values())
+    reason = _("the two with the most points pay 2 each")
+    if tied >= 3:
+        reason = _("three players tied on card points")
+    return TrischakenResult(amounts, reason)
+
+
+# ---------------------------------------------------------------------------------- editions
+
+_ALL_BONUSES_KING = ("pagat", "uhu", "kakadu", "quapil", "koenig_ultimo", "mondfang", "vier_koenige", "trull", "sack1", "sack2", "valat")
+
+TIROL_2019 = Edition(
+    key="tiroler-tarockcup",
+    edition="2019/20",
+    name="Tiroler Tarockcup",
+    source="Tiroler Cupregeln 2019/20 (koenigrufen.md §1, §4)",
+    contracts=(
+        # koenigrufen.md §4 table, bidding order ascending
+        Contract("rufer", "Rufer", 1, "king_call", vorhand_only=True),
+        Contract("trischaken", "Trischaken", None, "trischaken", vorhand_only=True),
+        Contract("piccolo", "Piccolo", 2, "negative"),
+        Contract("solorufer", "Solorufer", 2, "king_call", solo=True),
+        Contract("besserrufer", "Besserrufer", 1, "king_call", bird="any"),
+        Contract("bettler", "Bettler", 4, "negative"),
+        Contract("sechserdreier", "Sechserdreier", 4, "dreier", vorhand_only=True, lost_factor=2),
+        Contract("farbendreier", "Farbendreier", 5, "colour"),
+        Contract("dreier", "Dreier", 5, "dreier"),
+        Contract("zwiccolo_ouvert", "Zwiccolo ouvert", 8, "negative"),
+        Contract("piccolo_ouvert", "Piccolo ouvert", 8, "negative"),
+        Contract("bettler_ouvert", "Bettel ouvert", 8, "negative"),
+        Contract("farbensolo", "Farbensolo", 10, "colour", solo=True),
+        Contract("solodreier", "Solodreier", 10, "dreier", solo=True),
+    ),
+    bonuses=(
+        # koenigrufen.md §4 "Bonuses (silent / announced)"
+        Bonus("pagat", "Pagat", 1, 2, "trick", can_fail_silently=True),
+        Bonus("uhu", "Uhu", 2, 4, "trick", can_fail_silently=True),
+        Bonus("kakadu", "Kakadu", 3, 6, "trick", can_fail_silently=True),
+        Bonus("quapil", "Quapil", 4, 8, "trick", can_fail_silently=True),
+        Bonus("koenig_ultimo", "König ultimo", 1, 2, "trick", can_fail_silently=True),
+        Bonus("mondfang", "Mondfang", 1, 2, "trick"),
+        Bonus("vier_koenige", "Vier Könige", 1, 2, "material"),
+        Bonus("trull", "Trull", 1, 2, "material"),
+        Bonus("sack1", "1. Sack", None, 2, "material"),
+        Bonus("sack2", "2. Sack", None, 2, "material"),
+        Bonus("valat", "Valat", 10, 20, "valat"),
+    ),
+    family_bonuses={
+        "king_call": _ALL_BONUSES_KING,
+        "dreier": tuple(b for b in _ALL_BONUSES_KING if b != "koenig_ultimo"),
+        "colour": ("vier_koenige", "sack1", "sack2", "valat"),
+        "negative": (),
+        "trischaken": (),
+    },
+    # §4.1: when a Valat is made, Trull, Vier Könige and the Säcke score nothing, silent or announced
+    valat_absorbs=("trull", "vier_koenige", "sack1", "sack2"),
+    valat_absorbs_announced=True,
+    trischaken=trischaken_tirol,
+    trischaken_revoke=4,  # §4.2 step 1: offender −12, the others +4 each
+    hands_per_round=16,  # §5: 16 at a 4-table, 20 at a 5-table
+    default_rounds=3,  # tournament-formats.md §1
+)
