@@ -1,3 +1,164 @@
-from django.db import models
+"""Storage for players, tournaments, registrations, rounds, tables and seats.
 
-# Create your models here.
+Thin models: the seating draw lives in :mod:`tournaments.draw` (pure) and
+:mod:`tournaments.services` (persisting it); rules live in :mod:`variants`.
+"""
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+import variants
+
+
+class Player(models.Model):
+    """A person who plays tournaments; registered once and reused across tournaments and seasons."""
+
+    name = models.CharField(_("name"), max_length=120)
+    club = models.CharField(_("town or club"), max_length=120, blank=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "club"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self):
+        return f"{self.name} ({self.club})" if self.club else self.name
+
+
+class Tournament(models.Model):
+    """One tournament day, played under one ruleset edition (``koenigrufen.md`` "editions")."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("planned")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    name = models.CharField(_("name"), max_length=200)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    ruleset = models.CharField(_("ruleset"), max_length=40)
+    edition = models.CharField(_("edition"), max_length=20)
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"), default=3, validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    hands_per_round = models.PositiveSmallIntegerField(
+        _("hands per round"),
+        default=16,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+        help_text=_("At a table of the usual size; larger tables play proportionally more (Tirol: 16, 20 at a 5-table)."),
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLANNED)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self):
+        return f"{self.name} ({self.date:%d.%m.%Y})"
+
+    def get_absolute_url(self):
+        return reverse("tournaments:detail", args=[self.pk])
+
+    def get_ruleset(self):
+        """The :mod:`variants` ruleset object of this tournament's ruleset and edition."""
+        return variants.get_ruleset(self.ruleset, self.edition)
+
+    def hands_for_table(self, table_size: int) -> int:
+        """Hand cap for a table of ``table_size`` in this tournament (``koenigrufen.md`` §5)."""
+        return self.get_ruleset().hands_per_round(table_size, self.hands_per_round)
+
+
+class Registration(models.Model):
+    """A player's entry in a tournament, with start number, withdrawal and drawn lot."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    start_number = models.PositiveIntegerField(_("start number"))
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    lot = models.PositiveIntegerField(
+        _("drawn lot"),
+        null=True,
+        blank=True,
+        help_text=_("Recorded by the director to separate players level after every tie-break; 1 ranks first."),
+    )
+
+    class Meta:
+        ordering = ["tournament", "start_number"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="unique_player_per_tournament"),
+            models.UniqueConstraint(fields=["tournament", "start_number"], name="unique_start_number"),
+        ]
+
+    def __str__(self):
+        return f"{self.start_number}. {self.player.name}"
+
+
+class Round(models.Model):
+    """A round of a tournament; ``seed`` reproduces its seating draw."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("round"))
+    seed = models.BigIntegerField(_("draw seed"))
+    repeats = models.JSONField(_("repeat meetings"), default=list, blank=True)
+    drawn_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number")]
+
+    def __str__(self):
+        return _("Round %(number)s") % {"number": self.number}
+
+
+class Table(models.Model):
+    """A table in a round; its seats are numbered 0..n-1 in playing order (``hand-record.md``)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer seat"))
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="unique_table_number")]
+
+    def __str__(self):
+        return _("Table %(number)s") % {"number": self.number}
+
+    def get_absolute_url(self):
+        return reverse("scoring:sheet", args=[self.pk])
+
+    def dealer_of(self, hand_number: int, size: int) -> int:
+        """Dealer seat of hand ``hand_number`` (1-based): ``(first_dealer + k - 1) % n``."""
+        return (self.first_dealer + hand_number - 1) % size
+
+
+class Seat(models.Model):
+    """A player's seat at a table, with the card he drew for it (``tournament-formats.md`` §2)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    registration = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="seats")
+    card = models.CharField(_("drawn card"), max_length=20)
+
+    class Meta:
+        ordering = ["table", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position"),
+            models.UniqueConstraint(fields=["table", "registration"], name="unique_seat_player"),
+        ]
+
+    def __str__(self):
+        return f"{self.table}: {self.position} {self.registration.player.name}"

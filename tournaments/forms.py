@@ -1,0 +1,81 @@
+"""Forms for players, tournaments, registrations and the draw."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+import variants
+
+from .models import Player, Registration, Tournament
+
+
+def edition_choices():
+    """``("key|edition", "Name – edition (source)")`` for every registered ruleset edition."""
+    choices = []
+    for rs in variants.all_rulesets():
+        for edition in rs.editions:
+            ed = variants.get_ruleset(rs.key, edition)
+            choices.append((f"{ed.key}|{ed.edition}", f"{ed.name} {ed.edition} – {ed.source}"))
+    return choices
+
+
+class TournamentForm(forms.ModelForm):
+    """Create or edit a tournament; the ruleset and edition are chosen together."""
+
+    ruleset_edition = forms.ChoiceField(label=_("Ruleset and edition"), choices=edition_choices)
+
+    class Meta:
+        model = Tournament
+        fields = ["name", "date", "venue", "rounds", "hands_per_round", "status"]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["ruleset_edition"].initial = f"{self.instance.ruleset}|{self.instance.edition}"
+            if self.instance.round_set.exists():
+                self.fields["ruleset_edition"].disabled = True
+                self.fields["ruleset_edition"].help_text = _("Fixed once a round is drawn.")
+
+    def save(self, commit=True):
+        key, edition = self.cleaned_data["ruleset_edition"].split("|", 1)
+        self.instance.ruleset, self.instance.edition = key, edition
+        return super().save(commit)
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["name", "club"]
+
+
+class RegisterPlayersForm(forms.Form):
+    """Register existing players (several at once) or a new one by name and club."""
+
+    players = forms.ModelMultipleChoiceField(
+        label=_("Existing players"), queryset=Player.objects.none(), required=False,
+        widget=forms.SelectMultiple(attrs={"size": 10}),
+    )
+    new_name = forms.CharField(label=_("New player: name"), max_length=120, required=False)
+    new_club = forms.CharField(label=_("New player: town or club"), max_length=120, required=False)
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = Player.objects.exclude(registrations__tournament=tournament)
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("players") and not (data.get("new_name") or "").strip():
+            raise forms.ValidationError(_("Choose existing players or enter a new player's name."))
+        return data
+
+
+class DrawForm(forms.Form):
+    """Draw the next round; an empty seed draws a fresh random one (stored with the round)."""
+
+    seed = forms.IntegerField(label=_("Seed (optional)"), required=False, min_value=0, max_value=2**62)
+
+
+class LotForm(forms.ModelForm):
+    class Meta:
+        model = Registration
+        fields = ["lot"]

@@ -1,0 +1,15 @@
+"""Who may change data: tournament directors (staff users). Everything else is read-only."""
+
+from django.contrib.auth.mixins import LoginRequiredMixin, UserPassesTestMixin
+
+
+def is_director(user) -> bool:
+    """A director is an active staff user (``is_staff``); the demo's ``director`` is one."""
+    return bool(user and user.is_authenticated and user.is_active and user.is_staff)
+
+
+class DirectorRequiredMixin(LoginRequiredMixin, UserPassesTestMixin):
+    """Class-based views that change data: log in as a director first."""
+
+    def test_func(self):
+        return is_director(self.request.user)

@@ -1,0 +1,18 @@
+"""Director URLs: every view here requires a director login."""
+
+from django.urls import path
+
+from . import views_director as v
+
+app_name = "tournaments_director"
+urlpatterns = [
+    path("tournaments/new/", v.TournamentCreateView.as_view(), name="create"),
+    path("t/<int:pk>/edit/", v.TournamentUpdateView.as_view(), name="edit"),
+    path("t/<int:pk>/players/", v.RegistrationsView.as_view(), name="registrations"),
+    path("t/<int:pk>/players/<int:reg>/withdraw/", v.WithdrawView.as_view(), name="withdraw"),
+    path("t/<int:pk>/draw/", v.DrawRoundView.as_view(), name="draw"),
+    path("t/<int:pk>/rounds/delete-last/", v.DeleteLastRoundView.as_view(), name="delete_last_round"),
+    path("t/<int:pk>/lots/", v.LotsView.as_view(), name="lots"),
+    path("players/", v.PlayerListView.as_view(), name="players"),
+    path("players/new/", v.PlayerCreateView.as_view(), name="player_create"),
+]

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views_public as v
+
+app_name = "tournaments"
+urlpatterns = [
+    path("", v.TournamentListView.as_view(), name="list"),
+    path("t/<int:pk>/", v.TournamentDetailView.as_view(), name="detail"),
+    path("t/<int:pk>/round/<int:number>/", v.RoundSeatingView.as_view(), name="round"),
+    path("t/<int:pk>/rules/", v.RulesView.as_view(), name="rules"),
+]

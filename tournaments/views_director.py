@@ -1,0 +1,154 @@
+"""Director pages for tournaments: create and edit, players, registrations, draw, lots.
+
+Thin views: forms validate, :mod:`tournaments.services` acts.
+"""
+
+from django.contrib import messages
+from django.db import transaction
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.generic import CreateView, FormView, ListView, UpdateView, View
+
+from . import services
+from .forms import DrawForm, PlayerForm, RegisterPlayersForm, TournamentForm
+from .models import Player, Registration, Tournament
+from .permissions import DirectorRequiredMixin
+from .tables import PlayerTable, RegistrationTable
+
+
+class TournamentCreateView(DirectorRequiredMixin, CreateView):
+    model = Tournament
+    form_class = TournamentForm
+    template_name = "tournaments/form.html"
+    extra_context = {"title": _("New tournament")}
+
+
+class TournamentUpdateView(DirectorRequiredMixin, UpdateView):
+    model = Tournament
+    form_class = TournamentForm
+    template_name = "tournaments/form.html"
+    extra_context = {"title": _("Edit tournament")}
+
+
+class PlayerListView(DirectorRequiredMixin, ListView):
+    model = Player
+    template_name = "tournaments/player_list.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["table"] = PlayerTable(Player.objects.all())
+        ctx["form"] = PlayerForm()
+        return ctx
+
+
+class PlayerCreateView(DirectorRequiredMixin, CreateView):
+    model = Player
+    form_class = PlayerForm
+    template_name = "tournaments/form.html"
+    extra_context = {"title": _("New player")}
+
+    def get_success_url(self):
+        return reverse("tournaments_director:players")
+
+
+class RegistrationsView(DirectorRequiredMixin, FormView):
+    """The tournament's field: registered players, registering more, withdrawing."""
+
+    template_name = "tournaments/registrations.html"
+    form_class = RegisterPlayersForm
+
+    def dispatch(self, request, *args, **kwargs):
+        self.tournament = get_object_or_404(Tournament, pk=kwargs["pk"])
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "tournament": self.tournament}
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        regs = self.tournament.registrations.select_related("player")
+        ctx.update(tournament=self.tournament, table=RegistrationTable(regs), count=regs.count())
+        return ctx
+
+    def form_valid(self, form):
+        with transaction.atomic():
+            players = list(form.cleaned_data["players"])
+            name = form.cleaned_data["new_name"].strip()
+            if name:
+                players.append(Player.objects.create(name=name, club=form.cleaned_data["new_club"].strip()))
+            for player in players:
+                services.register(self.tournament, player)
+        messages.success(self.request, _("%(count)s player(s) registered.") % {"count": len(players)})
+        return redirect("tournaments_director:registrations", pk=self.tournament.pk)
+
+
+class WithdrawView(DirectorRequiredMixin, View):
+    """Toggle a registration's withdrawn flag (POST). A withdrawn player keeps his played rounds."""
+
+    def post(self, request, pk, reg):
+        registration = get_object_or_404(Registration, pk=reg, tournament_id=pk)
+        registration.withdrawn = not registration.withdrawn
+        registration.save(update_fields=["withdrawn"])
+        return redirect("tournaments_director:registrations", pk=pk)
+
+
+class DrawRoundView(DirectorRequiredMixin, FormView):
+    """Draw the next round's seating (POST); shows the seed field and what will be drawn."""
+
+    template_name = "tournaments/draw.html"
+    form_class = DrawForm
+
+    def dispatch(self, request, *args, **kwargs):
+        self.tournament = get_object_or_404(Tournament, pk=kwargs["pk"])
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["tournament"] = self.tournament
+        ctx["active"] = self.tournament.registrations.filter(withdrawn=False).count()
+        ctx["next_number"] = self.tournament.round_set.count() + 1
+        return ctx
+
+    def form_valid(self, form):
+        try:
+            rnd = services.draw_next_round(self.tournament, form.cleaned_data.get("seed"))
+        except services.DrawRefused as refused:
+            form.add_error(None, refused.message)
+            return self.form_invalid(form)
+        messages.success(self.request, _("Round %(number)s is drawn (seed %(seed)s).") % {"number": rnd.number, "seed": rnd.seed})
+        return redirect("tournaments:round", pk=self.tournament.pk, number=rnd.number)
+
+
+class DeleteLastRoundView(DirectorRequiredMixin, View):
+    """Delete the last round while no hand is entered in it, so it can be drawn again (POST)."""
+
+    def post(self, request, pk):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        try:
+            services.delete_last_round(tournament)
+            messages.success(request, _("The last round was deleted; draw it again."))
+        except services.DrawRefused as refused:
+            messages.error(request, refused.message)
+        return redirect(tournament)
+
+
+class LotsView(DirectorRequiredMixin, View):
+    """Record the drawn lots of players level after every tie-break (POST ``lot_<registration>``)."""
+
+    def post(self, request, pk):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        changed = 0
+        for reg in tournament.registrations.all():
+            raw = request.POST.get(f"lot_{reg.pk}")
+            if raw is None:
+                continue
+            raw = raw.strip()
+            if raw and not raw.isdigit():
+                messages.error(request, _("A lot must be a whole number from 1 up: “%(value)s”.") % {"value": raw})
+                return redirect("scoring:standings", pk=pk)
+            reg.lot = int(raw) if raw else None
+            reg.save(update_fields=["lot"])
+            changed += 1
+        messages.success(request, _("Lots recorded."))
+        return redirect("scoring:standings", pk=pk)
