@@ -1,3 +1,34 @@
-from django.db import models
+"""Storage for hands: the hand record (``hand-record.md``) and the score row computed from it."""
 
-# Create your models here.
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Table
+
+
+class Hand(models.Model):
+    """One hand (Spiel) at a table: number within the round, the record and its computed row.
+
+    ``record`` is the JSON hand record; ``scores`` is the row the tournament's ruleset edition
+    computed from it, one integer per seat. Hands are written only through
+    :mod:`scoring.services`, which validates and scores them.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("hand"))
+    record = models.JSONField(_("hand record"))
+    scores = models.JSONField(_("score row"))
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(_("entered at"), auto_now=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="unique_hand_number")]
+
+    def __str__(self):
+        return f"{self.table} #{self.number}"

@@ -1,0 +1,345 @@
+"""Realistic random Königrufen hand records for the demo tournament (Tiroler Tarockcup mix).
+
+Pure Python, no Django. The generator builds hand records in the shape of ``hand-record.md`` that are
+valid for the ruleset it is given (``koenigrufen.md`` §1 "Validation", §4 for the Tirol cup) by
+construction, and checks each one with ``ruleset.validate``; a rare rejected hand is drawn again (a
+bounded number of times, then :class:`DemoHandError`).
+
+The mix follows what a Tirol cup sheet looks like: mostly Rufer, then Dreier, Trischaken and the
+negative contracts, a few Besserrufer, Farbendreier and Sechserdreier, the occasional solo or ouvert
+contract and a Valat about once in 150 hands. All randomness comes from the ``random.Random`` passed
+in, so a seed reproduces the same hands.
+"""
+
+from __future__ import annotations
+
+import random
+
+__all__ = ["DemoHandError", "random_hand", "random_round", "vorhand", "active_seats"]
+
+WHOLE_PACK_THIRDS = 210  # 70 points in thirds ("Blatt"), hand-record.md "Card points"
+MAYOR_THIRDS = 107  # "35/2", koenigrufen.md §4.2
+MIN_TRICK_THIRDS = 4  # one trick of four blank cards is 4/3 points
+
+MAX_ATTEMPTS = 50
+
+# Share of each contract in a Tirol cup evening (weights, roughly per cent).
+CONTRACT_WEIGHTS: dict[str, float] = {
+    "rufer": 45.0,
+    "dreier": 20.0,
+    "trischaken": 8.0,
+    "piccolo": 6.0,
+    "bettler": 4.0,
+    "besserrufer": 3.0,
+    "farbendreier": 3.0,
+    "sechserdreier": 3.0,
+    "solorufer": 2.0,
+    "solodreier": 1.5,
+    "farbensolo": 1.0,
+    "piccolo_ouvert": 1.0,
+    "bettler_ouvert": 1.0,
+    "zwiccolo_ouvert": 0.5,
+    # Wiener Tarockcup contracts, should the generator be used with that ruleset.
+    "zwiccolo": 1.0,
+    "pagatrufer": 2.0,
+    "uhurufer": 0.8,
+    "kakadurufer": 0.4,
+    "quapilrufer": 0.2,
+}
+DEFAULT_CONTRACT_WEIGHT = 0.5
+
+# Probability that the declarer's side fulfils the contract.
+WIN_RATES: dict[str, float] = {
+    "rufer": 0.65,
+    "besserrufer": 0.60,
+    "solorufer": 0.60,
+    "dreier": 0.55,
+    "sechserdreier": 0.50,
+    "farbendreier": 0.60,
+    "solodreier": 0.55,
+    "farbensolo": 0.60,
+}
+FAMILY_WIN_RATES = {"king_call": 0.62, "dreier": 0.55, "colour": 0.60, "negative": 0.60}
+
+PARTNER_IN_TALON = 0.05  # the called king lay in the talon: the declarer plays alone
+CONCEDE_WHEN_ALONE = 0.4  # ... and then gives the game up (schleifen) this often
+
+# Per hand (of a contract that allows the bonus): probability of a silent and of an announced bonus.
+BONUS_RATES: dict[str, tuple[float, float]] = {
+    "pagat": (0.10, 0.04),
+    "uhu": (0.03, 0.012),
+    "kakadu": (0.015, 0.006),
+    "quapil": (0.008, 0.003),
+    "koenig_ultimo": (0.06, 0.01),
+    "mondfang": (0.03, 0.004),
+    "trull": (0.07, 0.02),
+    "vier_koenige": (0.05, 0.015),
+    "sack1": (0.0, 0.012),
+}
+SACK2_AFTER_SACK1 = 0.25
+BONUS_ORDER = (*BONUS_RATES, "sack2")
+BIRDS = ("pagat", "uhu", "kakadu", "quapil")
+BESSERRUFER_BIRDS = (("pagat", 60), ("uhu", 25), ("kakadu", 10), ("quapil", 5))
+SACKS = ("sack1", "sack2")
+
+# About one hand in 150 is a Valat; the negative contracts and Trischaken (about 20 % of hands)
+# cannot have one, so the rate among the others is a little higher.
+VALAT_RATE = 1 / 120
+# (announced, team, made) -> weight
+VALAT_KINDS = (
+    ((False, "declarer", True), 70),
+    ((True, "declarer", True), 15),
+    ((True, "declarer", False), 9),
+    ((False, "opponents", True), 6),
+)
+
+
+class DemoHandError(RuntimeError):
+    """The generator could not produce a hand the ruleset accepts (a bug on one side or the other)."""
+
+
+def vorhand(table_size: int, dealer: int) -> int:
+    """Vorhand is the seat after the dealer (``hand-record.md`` "Seats")."""
+    return (dealer + 1) % table_size
+
+
+def active_seats(table_size: int, dealer: int) -> list[int]:
+    """The seats that play this hand, Vorhand first; at a 5-table the dealer sits out."""
+    first = vorhand(table_size, dealer)
+    seats = [(first + i) % table_size for i in range(table_size)]
+    if table_size > 4:
+        seats.remove(dealer)
+    return seats
+
+
+def _format_thirds(thirds: int) -> str:
+    return f"{thirds // 3}/{thirds % 3}"
+
+
+def _weighted(rng: random.Random, items):
+    """Pick from ``(item, weight)`` pairs."""
+    items = list(items)
+    return rng.choices([item for item, _ in items], weights=[w for _, w in items], k=1)[0]
+
+
+def _contract_weights(ruleset) -> list[tuple[object, float]]:
+    return [
+        (contract, CONTRACT_WEIGHTS.get(contract.key, DEFAULT_CONTRACT_WEIGHT))
+        for contract in ruleset.contracts
+    ]
+
+
+def _win_rate(contract) -> float:
+    return WIN_RATES.get(contract.key, FAMILY_WIN_RATES.get(contract.family, 0.6))
+
+
+def _can_fail_silently(bonus) -> bool:
+    """Birds and König ultimo: a silent one recorded as failed was played to its trick and beaten."""
+    flag = getattr(bonus, "can_fail_silently", None)
+    if flag is not None:
+        return bool(flag)
+    return bonus.key in BIRDS or bonus.key == "koenig_ultimo"
+
+
+def _bonus(key: str, team: str, announced: bool, made: bool) -> dict:
+    return {"bonus": key, "team": team, "announced": announced, "made": made}
+
+
+# --------------------------------------------------------------------------------------------------
+# Trischaken
+
+
+def _trischaken_card_points(seats: list[int], rng: random.Random) -> dict[str, str]:
+    """Card points of the active seats: realistic splits of 70 points, no three-way tie."""
+    while True:
+        roll = rng.random()
+        virgins = 0 if roll < 0.90 else (1 if roll < 0.99 else 2)
+        order = list(seats)
+        rng.shuffle(order)
+        jungfrauen, players = order[:virgins], order[virgins:]
+        thirds = {seat: 0 for seat in jungfrauen}
+        remaining = WHOLE_PACK_THIRDS
+        if rng.random() < 0.05:  # a clear loser, often a mayor (at least 35/2)
+            mayor = players.pop(0)
+            thirds[mayor] = rng.randint(MAYOR_THIRDS - 12, 150)
+            remaining -= thirds[mayor]
+        # everyone who took a trick has at least one trick's worth; the rest split unevenly
+        weights = [rng.gammavariate(4.0, 1.0) for _ in players]
+        spare = remaining - MIN_TRICK_THIRDS * len(players)
+        shares = [int(spare * w / sum(weights)) for w in weights]
+        shares[rng.randrange(len(shares))] += spare - sum(shares)
+        for seat, share in zip(players, shares):
+            thirds[seat] = MIN_TRICK_THIRDS + share
+        values = list(thirds.values())
+        if sum(values) != WHOLE_PACK_THIRDS or any(values.count(v) >= 3 for v in values):
+            continue  # a three-way tie needs a manual row (koenigrufen.md §4.2): draw again
+        return {str(seat): _format_thirds(thirds[seat]) for seat in seats}
+
+
+# --------------------------------------------------------------------------------------------------
+# Bonuses
+
+
+def _sides(contract, partner) -> str:
+    return "2v2" if contract.king_call and partner is not None else "1v3"
+
+
+def _silent_team(key: str, sides: str, rng: random.Random) -> str:
+    if key == "koenig_ultimo":
+        return "declarer"  # the called king is the partner's
+    declarer_share = 0.5 if sides == "2v2" else 0.4
+    return "declarer" if rng.random() < declarer_share else "opponents"
+
+
+def _random_bonuses(ruleset, contract, partner, won: bool, rng: random.Random) -> list[dict]:
+    allowed = {bonus.key: bonus for bonus in ruleset.allowed_bonuses(contract.key)}
+    sides = _sides(contract, partner)
+    bonuses: dict[str, dict] = {}
+
+    # A bird caller or Besserrufer names its bird: an announced bonus of the declarer's team.
+    bird = getattr(contract, "bird", None)
+    if bird == "any":
+        candidates = [(b, w) for b, w in BESSERRUFER_BIRDS if b in allowed]
+        bird = _weighted(rng, candidates) if candidates else None
+    if bird is not None:
+        bonuses[bird] = _bonus(bird, "declarer", True, rng.random() < 0.6)
+
+    for key in BONUS_ORDER:
+        p_silent, p_announced = BONUS_RATES.get(key, (0.0, 0.0))
+        if key in bonuses or key not in allowed:
+            continue
+        if key == "koenig_ultimo" and partner is None:
+            continue  # König ultimo needs a called king in play
+        definition = allowed[key]
+        if key == "sack2":
+            # announced only on top of the 1. Sack, by the same team; 55/2 contains 45/2
+            sack1 = bonuses.get("sack1")
+            if sack1 is not None and rng.random() < SACK2_AFTER_SACK1:
+                bonuses[key] = _bonus(key, sack1["team"], True, sack1["made"] and rng.random() < 0.5)
+            continue
+        roll = rng.random()
+        if roll < p_announced:
+            team = "declarer" if rng.random() < 0.75 else "opponents"
+            if key == "koenig_ultimo":
+                team = "declarer"
+            made = rng.random() < 0.65
+            if key == "sack1":  # 45/2 card points: only the side that wins the game gets there
+                made = ((team == "declarer") == won) and rng.random() < 0.75
+            bonuses[key] = _bonus(key, team, True, made)
+        elif roll < p_announced + p_silent and definition.silent is not None:
+            made = rng.random() < 0.6 if _can_fail_silently(definition) else True
+            bonuses[key] = _bonus(key, _silent_team(key, sides, rng), False, made)
+    return _consistent_sacks(list(bonuses.values()), won)
+
+
+def _consistent_sacks(bonuses: list[dict], won: bool) -> list[dict]:
+    """A Sack is at least 45/2 (55/2) card points: only the side that won the game can make one."""
+    winners = "declarer" if won else "opponents"
+    made_sack1 = {}
+    result = []
+    for b in bonuses:
+        key = b["bonus"]
+        if key in SACKS and b["made"]:
+            # the 2. Sack (55/2) contains the 1. (45/2)
+            possible = b["team"] == winners and (key == "sack1" or made_sack1.get(b["team"], False))
+            if not possible:
+                b = dict(b, made=False)
+        if b["bonus"] == "sack1":
+            made_sack1[b["team"]] = b["made"]
+        result.append(b)
+    return result
+
+
+def _add_valat(ruleset, contract, bonuses: list[dict], won: bool, rng: random.Random):
+    """Maybe turn the hand into a Valat; return ``(bonuses, won)``."""
+    allowed = {bonus.key for bonus in ruleset.allowed_bonuses(contract.key)}
+    if "valat" not in allowed or rng.random() >= VALAT_RATE:
+        return bonuses, won
+    announced, team, made = _weighted(rng, VALAT_KINDS)
+    if not made:  # an announced Valat that went off: the game may still be won
+        won = rng.random() < 0.7
+        valat = _bonus("valat", team, announced, made)
+        kept = [b for b in bonuses if not (b["announced"] and b["bonus"] in ("trull", "vier_koenige"))]
+        return _consistent_sacks(kept, won) + [valat], won
+    # A made Valat: one side took every trick. The other side achieved nothing, the winning side
+    # lost no bird, and material bonuses are part of the Valat (only announced ones stay on record).
+    won = team == "declarer"
+    material = {"trull", "vier_koenige", "sack1", "sack2"}
+    kept = []
+    for b in bonuses:
+        if b["team"] != team:
+            if b["announced"]:
+                kept.append(dict(b, made=False))  # the losing side's announcements failed
+            continue
+        if b["bonus"] in material and not b["announced"]:
+            continue
+        if announced and b["announced"] and b["bonus"] in ("trull", "vier_koenige"):
+            continue  # not announced next to an announced Valat (W20)
+        kept.append(dict(b, made=True))
+    return kept + [_bonus("valat", team, announced, True)], won
+
+
+# --------------------------------------------------------------------------------------------------
+# Hands
+
+
+def _draw_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
+    seats = active_seats(table_size, dealer)
+    first = seats[0]
+    contract = _weighted(rng, _contract_weights(ruleset))
+
+    if contract.trischaken:
+        return {
+            "dealer": dealer,
+            "contract": contract.key,
+            "declarer": first,
+            "card_points": _trischaken_card_points(seats, rng),
+        }
+
+    declarer = first if contract.vorhand_only else rng.choice(seats)
+    hand = {"dealer": dealer, "contract": contract.key, "declarer": declarer}
+
+    partner = None
+    if contract.king_call:
+        if rng.random() >= PARTNER_IN_TALON:
+            partner = rng.choice([seat for seat in seats if seat != declarer])
+        hand["partner"] = partner
+        if partner is None and contract.has_talon and rng.random() < CONCEDE_WHEN_ALONE:
+            hand["won"] = False
+            hand["conceded"] = True
+            bird = contract.bird
+            if bird == "any":
+                bird = _weighted(rng, BESSERRUFER_BIRDS)
+            hand["bonuses"] = [_bonus(bird, "declarer", True, False)] if bird else []
+            return hand
+
+    won = rng.random() < _win_rate(contract)
+    bonuses = [] if contract.negative else _random_bonuses(ruleset, contract, partner, won, rng)
+    if not contract.negative:
+        bonuses, won = _add_valat(ruleset, contract, bonuses, won, rng)
+    hand["won"] = won
+    hand["bonuses"] = bonuses
+    return hand
+
+
+def random_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
+    """A realistic, VALID hand record (hand-record.md shape) for this dealer at this table size."""
+    if table_size not in (4, 5):
+        raise ValueError(f"Königrufen is played at tables of 4 or 5, not {table_size}")
+    if not 0 <= dealer < table_size:
+        raise ValueError(f"dealer {dealer} is not a seat of a {table_size}-table")
+    problems: list[str] = []
+    for _ in range(MAX_ATTEMPTS):
+        hand = _draw_hand(ruleset, table_size, dealer, rng)
+        problems = ruleset.validate(hand, table_size)
+        if not problems:
+            return hand
+    raise DemoHandError(f"no valid hand in {MAX_ATTEMPTS} attempts; last: {hand!r}: {problems}")
+
+
+def random_round(ruleset, table_size: int, first_dealer: int, hands: int, rng: random.Random) -> list[dict]:
+    """The hands of one table's round; the dealer of hand ``k`` is ``(first_dealer + k - 1) % n``."""
+    return [
+        random_hand(ruleset, table_size, (first_dealer + k - 1) % table_size, rng)
+        for k in range(1, hands + 1)
+    ]

@@ -1,0 +1,152 @@
+"""Standings exports: an xlsx workbook (openpyxl) and an A4 PDF (WeasyPrint).
+
+The rows are computed once (:func:`export_data`) and rendered to both formats, as pretix's
+exporters do. Numbers are written as numbers, never as formulas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from io import BytesIO
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from openpyxl import Workbook
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+
+from tournaments.models import Seat, Tournament
+
+from .models import Hand
+from .services import TableInfo, describe
+from .standings import Standings, compute_standings
+
+
+@dataclass
+class ExportData:
+    """Everything the exports show: the standings, tables per round and every hand (long format)."""
+
+    tournament: Tournament
+    standings: Standings
+    ruleset: object
+    round_tables: dict  # round number -> list of (table number, [(name, seat score)])
+    hands: list  # (round, table, hand, contract, declarer, partner, description, [(name, score)])
+
+
+def export_data(tournament: Tournament) -> ExportData:
+    """Load and compute what the exports need (a fixed number of queries)."""
+    rs = tournament.get_ruleset()
+    seats: dict[int, list] = {}
+    table_meta: dict[int, tuple[int, int]] = {}
+    for seat in Seat.objects.filter(table__round__tournament=tournament).select_related(
+        "registration__player", "table__round"
+    ).order_by("table__round__number", "table__number", "position"):
+        seats.setdefault(seat.table_id, []).append(seat.registration.player.name)
+        table_meta[seat.table_id] = (seat.table.round.number, seat.table.number)
+    totals: dict[int, list[int]] = {tid: [0] * len(names) for tid, names in seats.items()}
+    hands = []
+    for hand in Hand.objects.filter(table__round__tournament=tournament).order_by(
+        "table__round__number", "table__number", "number"
+    ):
+        names = seats.get(hand.table_id, [])
+        for i, s in enumerate(hand.scores):
+            totals[hand.table_id][i] += s
+        info = TableInfo(table=None, seats=[], size=len(names), names=dict(enumerate(names)), ruleset=rs, cap=0)
+        record = hand.record
+        contract = record.get("contract") or ""
+        try:
+            contract = rs.contract(contract).name if contract else ""
+        except KeyError:
+            pass
+        seat_name = lambda key: names[record[key]] if isinstance(record.get(key), int) and record[key] < len(names) else ""  # noqa: E731
+        round_number, table_number = table_meta[hand.table_id]
+        hands.append(
+            (
+                round_number,
+                table_number,
+                hand.number,
+                {"struck": _("struck"), "manual": _("manual row")}.get(record.get("outcome"), contract),
+                "" if record.get("contract") == "trischaken" else seat_name("declarer"),
+                seat_name("partner") if record.get("partner") != record.get("declarer") else "",
+                describe(record, info),
+                list(zip(names, hand.scores)),
+            )
+        )
+    round_tables: dict[int, list] = {}
+    for table_id, (round_number, table_number) in sorted(table_meta.items(), key=lambda kv: kv[1]):
+        round_tables.setdefault(round_number, []).append(
+            (table_number, list(zip(seats[table_id], totals[table_id])))
+        )
+    return ExportData(
+        tournament=tournament,
+        standings=compute_standings(tournament),
+        ruleset=rs,
+        round_tables=round_tables,
+        hands=hands,
+    )
+
+
+def _header(ws, values) -> None:
+    ws.append(values)
+    for cell in ws[ws.max_row]:
+        cell.font = Font(bold=True)
+    ws.freeze_panes = f"A{ws.max_row + 1}"  # a coordinate: ws.cell() would create an empty row
+
+
+def _widths(ws, widths) -> None:
+    for i, width in enumerate(widths, start=1):
+        ws.column_dimensions[get_column_letter(i)].width = width
+
+
+def standings_xlsx(tournament: Tournament) -> bytes:
+    """The standings workbook: "Standings", one sheet per round ("Round N"), "Hands" (long format)."""
+    data = export_data(tournament)
+    wb = Workbook()
+    ws = wb.active
+    ws.title = _("Standings")[:31]
+    rounds = data.standings.rounds
+    _header(
+        ws,
+        [_("Rank"), _("No."), _("Name"), _("Town or club")]
+        + [_("Round %(number)s") % {"number": n} for n in rounds]
+        + [_("Total"), _("Tie-break")],
+    )
+    for row in data.standings.rows:
+        e = row.entry
+        name = e.name + (" (" + _("withdrawn") + ")" if e.withdrawn else "")
+        ws.append([row.rank, e.start_number, name, e.club, *e.rounds, e.total, row.tiebreak])
+    _widths(ws, [7, 6, 28, 22] + [10] * len(rounds) + [9, 40])
+
+    for number, tables in sorted(data.round_tables.items()):
+        rws = wb.create_sheet((_("Round %(number)s") % {"number": number})[:31])
+        _header(rws, [_("Table"), _("Seat"), _("Name"), _("Score")])
+        for table_number, players in tables:
+            for seat, (name, score) in enumerate(players, start=1):
+                rws.append([table_number, seat, name, score])
+        _widths(rws, [8, 6, 28, 10])
+
+    hws = wb.create_sheet(_("Hands")[:31])
+    _header(
+        hws,
+        [_("Round"), _("Table"), _("Hand"), _("Contract"), _("Declarer"), _("Partner"), _("Description"), _("Player"), _("Score")],
+    )
+    for round_number, table_number, hand_number, contract, declarer, partner, description, scores in data.hands:
+        for name, score in scores:
+            hws.append([round_number, table_number, hand_number, contract, declarer, partner, description, name, score])
+    _widths(hws, [7, 7, 7, 18, 24, 24, 50, 24, 8])
+
+    out = BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def standings_pdf(tournament: Tournament) -> bytes:
+    """The standings as an A4 PDF with tournament name, date, venue and ruleset in the header."""
+    from weasyprint import HTML  # imported lazily: loading Pango costs start-up time
+
+    html = render_to_string(
+        "scoring/standings_pdf.html",
+        {"standings": compute_standings(tournament), "tournament": tournament, "ruleset": tournament.get_ruleset()},
+    )
+    return HTML(string=html, base_url=settings.WEASYPRINT_BASEURL).write_pdf()

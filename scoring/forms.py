@@ -1,0 +1,201 @@
+"""The hand entry form, generated from the ruleset's catalogue (contracts, bonuses, seats).
+
+The form turns what the scorer typed into a hand record (``hand-record.md``) and asks the ruleset
+to validate it; the ruleset's messages come back as form errors with player names, and everything
+typed stays in the form.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .services import HandRejected, TableInfo, score_record
+
+# Bonus choice values: team : silent/announced : made/failed
+_TEAM = {"d": "declarer", "o": "opponents"}
+
+
+def bonus_choices(bonus) -> list[tuple[str, str]]:
+    """Choices of one bonus's select: not recorded, then team × silent/announced × made/failed.
+
+    Announced-only bonuses offer no silent option; a silent bonus can fail only where the rules say
+    so (birds and König ultimo, ``koenigrufen.md`` §1 Decision).
+    """
+    choices = [("", "—")]
+    for team, team_label in (("d", _("declarer's team")), ("o", _("opponents"))):
+        for announced, ann_label in (("s", _("silent")), ("a", _("announced"))):
+            if announced == "s" and bonus.announced_only:
+                continue
+            for made, made_label in (("1", _("made")), ("0", _("failed"))):
+                if announced == "s" and made == "0" and not bonus.can_fail_silently:
+                    continue
+                choices.append((f"{team}:{announced}:{made}", f"{team_label} · {ann_label} · {made_label}"))
+    return choices
+
+
+class HandForm(forms.Form):
+    """Entry form for one hand at one table. ``record`` holds the built hand after ``is_valid()``.
+
+    ``info`` is the :class:`~scoring.services.TableInfo` of the table; ``dealer`` the suggested
+    dealer for a new hand.
+    """
+
+    OUTCOMES = (
+        ("played", gettext_lazy("played")),
+        ("struck", gettext_lazy("struck by the director")),
+        ("manual", gettext_lazy("manual row")),
+    )
+    outcome = forms.ChoiceField(label=gettext_lazy("Outcome"), choices=OUTCOMES, initial="played")
+    note = forms.CharField(label=gettext_lazy("Note"), required=False, max_length=500)
+
+    def __init__(self, *args, info: TableInfo, dealer: int | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.info = info
+        self.record: dict | None = None
+        rs = info.ruleset
+        seats = [(str(p), f"{info.names[p]}") for p in range(info.size)]
+        optional_seat = [("", "—")] + seats
+        self.fields["dealer"] = forms.TypedChoiceField(
+            label=_("Dealer"), choices=seats, coerce=int, initial=dealer
+        )
+        self.fields["contract"] = forms.ChoiceField(
+            label=_("Contract"), required=False, choices=[("", "—")] + [(c.key, c.name) for c in rs.contracts]
+        )
+        self.fields["declarer"] = forms.TypedChoiceField(
+            label=_("Declarer"), required=False, choices=optional_seat, coerce=int, empty_value=None
+        )
+        self.fields["partner"] = forms.TypedChoiceField(
+            label=_("Partner (holder of the called king)"),
+            required=False,
+            choices=[("", _("none – king in the talon"))] + seats,
+            coerce=int,
+            empty_value=None,
+        )
+        self.fields["won"] = forms.ChoiceField(
+            label=_("Result"),
+            required=False,
+            choices=[("", "—"), ("1", _("won")), ("0", _("lost"))],
+            widget=forms.RadioSelect,
+        )
+        self.fields["conceded"] = forms.BooleanField(label=_("Conceded (schleifen)"), required=False)
+        self.fields["revoke"] = forms.TypedChoiceField(
+            label=_("Renonce by"), required=False, choices=optional_seat, coerce=int, empty_value=None
+        )
+        for bonus in rs.bonuses:
+            self.fields[f"bonus_{bonus.key}"] = forms.ChoiceField(
+                label=bonus.name, required=False, choices=bonus_choices(bonus)
+            )
+        for p in range(info.size):
+            self.fields[f"points_{p}"] = forms.CharField(
+                label=info.names[p],
+                required=False,
+                max_length=8,
+                widget=forms.TextInput(attrs={"placeholder": "P/B", "inputmode": "decimal", "size": 6}),
+            )
+            self.fields[f"score_{p}"] = forms.IntegerField(
+                label=info.names[p], required=False, min_value=-9999, max_value=9999
+            )
+
+    # -- layout helpers for the template --
+
+    def bonus_fields(self):
+        return [self[f"bonus_{b.key}"] for b in self.info.ruleset.bonuses]
+
+    def points_fields(self):
+        return [self[f"points_{p}"] for p in range(self.info.size)]
+
+    def score_fields(self):
+        return [self[f"score_{p}"] for p in range(self.info.size)]
+
+    # -- building and validating the record --
+
+    def build_record(self, data: dict) -> dict:
+        """The hand record for the cleaned ``data`` (only the fields the outcome uses)."""
+        record: dict = {"dealer": data["dealer"], "outcome": data["outcome"]}
+        if data.get("note"):
+            record["note"] = data["note"]
+        if data["outcome"] == "manual":
+            record["scores"] = [data.get(f"score_{p}") for p in range(self.info.size)]
+            record["scores"] = [0 if s is None else s for s in record["scores"]]
+            return record
+        if data["outcome"] == "struck":
+            return record
+        key = data.get("contract") or None
+        record["contract"] = key
+        if data.get("declarer") is not None:
+            record["declarer"] = data["declarer"]
+        if data.get("revoke") is not None:
+            record["revoke"] = data["revoke"]
+        try:
+            contract = self.info.ruleset.contract(key)
+        except KeyError:
+            return record
+        if contract.trischaken:
+            record["card_points"] = {
+                str(p): data[f"points_{p}"].strip()
+                for p in range(self.info.size)
+                if (data.get(f"points_{p}") or "").strip()
+            }
+            return record
+        # Whatever was entered goes into the record: the ruleset refuses a partner or conceding
+        # where the contract has none, with its own message (the page hides those fields).
+        if data.get("partner") is not None or contract.king_call:
+            record["partner"] = data.get("partner")
+        if data.get("conceded"):
+            record["conceded"] = True
+        if data.get("won") in ("0", "1"):
+            record["won"] = data["won"] == "1"
+        bonuses = []
+        for bonus in self.info.ruleset.bonuses:
+            value = data.get(f"bonus_{bonus.key}")
+            if not value:
+                continue
+            team, announced, made = value.split(":")
+            bonuses.append(
+                {"bonus": bonus.key, "team": _TEAM[team], "announced": announced == "a", "made": made == "1"}
+            )
+        record["bonuses"] = bonuses
+        return record
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        if data.get("outcome") == "played" and not data.get("contract"):
+            self.add_error("contract", _("Choose the contract."))
+            return data
+        record = self.build_record(data)
+        try:
+            self.scores = score_record(self.info, record)
+        except HandRejected as rejected:
+            for message in rejected.messages:
+                self.add_error(None, message)
+            return data
+        self.record = record
+        return data
+
+
+def initial_from_record(record: dict, size: int) -> dict:
+    """Form initial data for editing a stored hand record (the inverse of ``build_record``)."""
+    initial = {
+        "dealer": record.get("dealer"),
+        "outcome": record.get("outcome", "played"),
+        "note": record.get("note", ""),
+        "contract": record.get("contract") or "",
+        "declarer": record.get("declarer"),
+        "partner": record.get("partner"),
+        "revoke": record.get("revoke"),
+        "conceded": record.get("conceded", False),
+        "won": {True: "1", False: "0"}.get(record.get("won"), ""),
+    }
+    for b in record.get("bonuses", []):
+        team = "d" if b["team"] == "declarer" else "o"
+        initial[f"bonus_{b['bonus']}"] = f"{team}:{'a' if b['announced'] else 's'}:{'1' if b['made'] else '0'}"
+    for seat, value in (record.get("card_points") or {}).items():
+        initial[f"points_{seat}"] = str(value)
+    for p, value in enumerate(record.get("scores") or []):
+        if record.get("outcome") == "manual" and p < size:
+            initial[f"score_{p}"] = value
+    return initial

@@ -1,0 +1,16 @@
+from django.core.management.base import BaseCommand
+
+from scoring.demo import DEMO_PASSWORD, DEMO_USERNAME, build_tirol_demo, ensure_director
+
+
+class Command(BaseCommand):
+    help = "Build the demo tournaments (idempotent) and print the director's demo login."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--reset", action="store_true", help="Delete and rebuild the demo tournaments.")
+
+    def handle(self, *args, reset=False, **options):
+        ensure_director()
+        tournament = build_tirol_demo(reset=reset)
+        self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
+        self.stdout.write(f"Director login: {DEMO_USERNAME} / {DEMO_PASSWORD}")

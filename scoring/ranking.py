@@ -1,0 +1,136 @@
+"""Rank players by total and a ruleset's tie-breaks (``tournament-formats.md`` §1 and §3).
+
+Pure over plain data: :func:`rank` takes :class:`Entry` objects and returns :class:`Row` objects
+that say which tie-break separated each player from the one ranked just above him. Tie-breaks are
+small classes in :data:`TIEBREAKS`, picked by the keys a ruleset lists (``rs.tiebreaks``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+MISSING = float("-inf")  # a round not played (withdrawn) is worse than any score
+
+
+@dataclass
+class Entry:
+    """A player's results: ``rounds`` holds one score per round (``None`` = not played)."""
+
+    key: object
+    name: str
+    club: str = ""
+    start_number: int = 0
+    rounds: list[int | None] = field(default_factory=list)
+    tables: list[int | None] = field(default_factory=list)
+    lot: int | None = None
+    withdrawn: bool = False
+
+    @property
+    def total(self) -> int:
+        return sum(r for r in self.rounds if r is not None)
+
+
+@dataclass
+class Row:
+    """A standings row. ``tiebreak`` explains the gap to the row above when the totals are equal;
+    ``shared`` marks a rank shared with the row above (level after every tie-break);
+    ``needs_lot`` marks every player of such a level group."""
+
+    rank: int
+    entry: Entry
+    tiebreak: str = ""
+    shared: bool = False
+    needs_lot: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.entry.total
+
+
+class BestRounds:
+    """Best round, then second-best round, and so on (Tirol cup rules §7; TI20; WTC)."""
+
+    key = "best_rounds"
+
+    @staticmethod
+    def sort_key(entry: Entry) -> tuple:
+        return tuple(-r for r in sorted((MISSING if r is None else r for r in entry.rounds), reverse=True))
+
+    @staticmethod
+    def explain(above: Entry, below: Entry) -> str:
+        ranked = [sorted((MISSING if r is None else r for r in e.rounds), reverse=True) for e in (above, below)]
+        for i, (a, b) in enumerate(zip(*ranked)):
+            if a != b:
+                show = [("–" if v == MISSING else str(v)) for v in (a, b)]
+                if i == 0:
+                    label = _("best round")
+                elif i == 1:
+                    label = _("second-best round")
+                elif i == 2:
+                    label = _("third-best round")
+                else:
+                    label = _("%(ordinal)s. best round") % {"ordinal": i + 1}
+                return _("%(criterion)s: %(above)s to %(below)s") % {
+                    "criterion": label,
+                    "above": show[0],
+                    "below": show[1],
+                }
+        return ""
+
+
+class Lots:
+    """A draw of lots recorded by the director (lower lot ranks first)."""
+
+    key = "lots"
+
+    @staticmethod
+    def sort_key(entry: Entry) -> tuple:
+        return (entry.lot if entry.lot is not None else float("inf"),)
+
+    @staticmethod
+    def explain(above: Entry, below: Entry) -> str:
+        if above.lot is None and below.lot is None or above.lot == below.lot:
+            return ""
+        return _("drawn lot: %(above)s before %(below)s") % {
+            "above": above.lot if above.lot is not None else "–",
+            "below": below.lot if below.lot is not None else "–",
+        }
+
+
+TIEBREAKS = {t.key: t for t in (BestRounds, Lots)}
+
+
+def rank(entries: list[Entry], tiebreaks: tuple[str, ...] = ("best_rounds", "lots")) -> list[Row]:
+    """Order ``entries`` by total, then each tie-break in turn; level players share the rank.
+
+    Raises ``KeyError`` for an unknown tie-break key.
+    """
+    breakers = [TIEBREAKS[k] for k in tiebreaks]
+
+    def key(entry: Entry) -> tuple:
+        return (-entry.total, *(b.sort_key(entry) for b in breakers))
+
+    ordered = sorted(entries, key=lambda e: (key(e), e.start_number))
+    rows: list[Row] = []
+    for position, entry in enumerate(ordered, start=1):
+        row = Row(rank=position, entry=entry)
+        if rows and rows[-1].entry.total == entry.total:
+            above = rows[-1]
+            if key(above.entry) == key(entry):
+                row.rank, row.shared = above.rank, True
+                row.needs_lot = above.needs_lot = True
+                row.tiebreak = _("level after every tie-break: the director draws lots")
+            else:
+                row.tiebreak = next(
+                    (text for b in breakers if (text := b.explain(above.entry, entry))), ""
+                )
+        rows.append(row)
+    return rows
+
+
+def rounds_label(count: int) -> str:
+    """"1 round" / "3 rounds", for headings."""
+    return ngettext("%(count)s round", "%(count)s rounds", count) % {"count": count}

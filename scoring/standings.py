@@ -1,0 +1,76 @@
+"""Gather a tournament's round scores from the database and rank them.
+
+One place loads what every standings page and export needs, in a fixed number of queries however
+large the tournament (``conventions.md``, "Query counts stay flat").
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from tournaments.models import Seat, Tournament
+
+from .models import Hand
+from .ranking import Entry, Row, rank
+
+
+@dataclass
+class Standings:
+    """Ranked rows plus the round numbers shown as columns; ``after``: last round counted."""
+
+    tournament: Tournament
+    rounds: list[int]
+    rows: list[Row]
+    after: int | None = None
+
+
+def round_results(tournament: Tournament) -> dict[int, dict[int, tuple[int, int]]]:
+    """``{registration_id: {round_number: (score, table_number)}}`` over every drawn round."""
+    table_totals: dict[int, list[int]] = {}
+    for table_id, scores in Hand.objects.filter(table__round__tournament=tournament).values_list(
+        "table_id", "scores"
+    ):
+        totals = table_totals.setdefault(table_id, [0] * len(scores))
+        for i, s in enumerate(scores):
+            totals[i] += s
+    results: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+    for reg_id, table_id, position, round_number, table_number in Seat.objects.filter(
+        table__round__tournament=tournament
+    ).values_list("registration_id", "table_id", "position", "table__round__number", "table__number"):
+        totals = table_totals.get(table_id)
+        score = totals[position] if totals and position < len(totals) else 0
+        results[reg_id][round_number] = (score, table_number)
+    return results
+
+
+def compute_standings(tournament: Tournament, after: int | None = None) -> Standings:
+    """Standings of ``tournament``, counting rounds ``1..after`` (all drawn rounds by default).
+
+    Tie-breaks are the ruleset's (``tournament-formats.md`` §1): Tirol ranks by total, best round,
+    second-best round, ..., then the director's drawn lots.
+    """
+    drawn = list(tournament.round_set.order_by("number").values_list("number", flat=True))
+    rounds = [n for n in drawn if after is None or n <= after]
+    results = round_results(tournament)
+    entries = []
+    for reg in tournament.registrations.select_related("player"):
+        mine = results.get(reg.pk, {})
+        entries.append(
+            Entry(
+                key=reg.pk,
+                name=reg.player.name,
+                club=reg.player.club,
+                start_number=reg.start_number,
+                rounds=[mine[n][0] if n in mine else None for n in rounds],
+                tables=[mine[n][1] if n in mine else None for n in rounds],
+                lot=reg.lot,
+                withdrawn=reg.withdrawn,
+            )
+        )
+    return Standings(
+        tournament=tournament,
+        rounds=rounds,
+        rows=rank(entries, tournament.get_ruleset().tiebreaks),
+        after=after,
+    )

@@ -1,0 +1,63 @@
+"""The standings exports: xlsx readable by openpyxl with the right cells; PDF a real PDF."""
+
+from io import BytesIO
+
+import pytest
+from openpyxl import load_workbook
+from pypdf import PdfReader
+
+from scoring.services import save_hand
+from tournaments import services
+
+
+@pytest.fixture
+def played(make_tournament):
+    t = make_tournament(players=5, name="Herbstturnier Imst")
+    table = services.draw_next_round(t, seed=11).tables.get()  # one 5-table, first dealer seat 4
+    # Dealer 4 sits out; Vorhand 0 plays a Rufer with seat 2, won: [1, -1, 1, -1, 0].
+    save_hand(table, {"dealer": 4, "contract": "rufer", "declarer": 0, "partner": 2, "won": True})
+    # Dealer 0 sits out; seat 3 plays a Dreier and loses: [0, 5, 5, -15, 5].
+    save_hand(table, {"dealer": 0, "contract": "dreier", "declarer": 3, "won": False})
+    names = [s.registration.player.name for s in table.seats.select_related("registration__player").order_by("position")]
+    return t, names
+
+
+@pytest.mark.django_db
+def test_xlsx_has_standings_round_and_hand_sheets(client, played):
+    t, names = played
+    response = client.get(f"/t/{t.pk}/standings.xlsx")
+    assert response.status_code == 200
+    assert response["Content-Disposition"].endswith('.xlsx"')
+    wb = load_workbook(BytesIO(response.content))
+    assert wb.sheetnames == ["Rangliste", "Runde 1", "Spiele"] or wb.sheetnames == ["Standings", "Round 1", "Hands"]
+    standings = list(wb.worksheets[0].iter_rows(values_only=True))
+    # seat 2: 1 + 5 = 6 leads; seat 1: −1 + 5 = 4; seat 4: 0 + 5 = 5; seat 0: 1 + 0 = 1; seat 3: −1 − 15 = −16
+    body = [(r[0], r[2], r[4], r[5]) for r in standings[1:]]
+    assert body == [
+        (1, names[2], 6, 6),
+        (2, names[4], 5, 5),
+        (3, names[1], 4, 4),
+        (4, names[0], 1, 1),
+        (5, names[3], -16, -16),
+    ]
+    assert isinstance(standings[1][4], int)
+    round_rows = list(wb.worksheets[1].iter_rows(values_only=True))[1:]
+    assert [(r[0], r[1], r[2], r[3]) for r in round_rows] == [(1, i + 1, names[i], s) for i, s in enumerate([1, 4, 6, -16, 5])]
+    hands = list(wb.worksheets[2].iter_rows(values_only=True))[1:]
+    assert len(hands) == 10  # two hands × five players, long format
+    assert hands[0][:6] == (1, 1, 1, "Rufer", names[0], names[2]) and hands[0][7:] == (names[0], 1)
+    assert hands[9][:5] == (1, 1, 2, "Dreier", names[3]) and hands[9][7:] == (names[4], 5)
+
+
+@pytest.mark.django_db
+def test_pdf_is_a_real_pdf_of_the_standings(client, played):
+    t, names = played
+    response = client.get(f"/t/{t.pk}/standings.pdf")
+    assert response.status_code == 200
+    assert response.content.startswith(b"%PDF")
+    reader = PdfReader(BytesIO(response.content))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    assert "Herbstturnier Imst" in text and "Gasthof Post, Imst" in text and "Tiroler Tarockcup" in text
+    for name in names:
+        assert name in text
+    assert "-16" in text or "−16" in text
