@@ -109,6 +109,7 @@ class SheetRow:
     scores: list[int]
     totals: list[int]
     sitting_out: int | None = None
+    dealer_name: str = ""
 
 
 @dataclass
@@ -150,10 +151,22 @@ def describe(record: dict, info: TableInfo) -> str:
         parts.append(_("conceded"))
     elif "won" in record and record.get("contract") != "trischaken":
         parts.append(_("won") if record["won"] else _("lost"))
-    bonuses = [rs.bonus(b["bonus"]).name for b in record.get("bonuses", []) if b.get("bonus") in {x.key for x in rs.bonuses}]
+    bonuses = [bonus_label(rs, b) for b in record.get("bonuses", []) if b.get("bonus") in {x.key for x in rs.bonuses}]
     if bonuses:
         parts.append(", ".join(bonuses))
     return " · ".join(parts)
+
+
+def bonus_label(rs, bonus: dict) -> str:
+    """"Pagat", "Pagat announced", "opponents: Trull", "Uhu announced failed" for the sheet."""
+    label = rs.bonus(bonus["bonus"]).name
+    if bonus.get("announced"):
+        label += " " + _("announced")
+    if not bonus.get("made", True):
+        label += " " + _("failed")
+    if bonus.get("team") == "opponents":
+        label = _("opponents: %(bonus)s") % {"bonus": label}
+    return label
 
 
 def build_sheet(table: Table) -> Sheet:
@@ -171,6 +184,7 @@ def build_sheet(table: Table) -> Sheet:
                 scores=hand.scores,
                 totals=list(sheet.totals),
                 sitting_out=info.ruleset.sitting_out(dealer, info.size),
+                dealer_name=info.names.get(dealer, "?"),
             )
         )
     sheet.next_number = len(sheet.rows) + 1
