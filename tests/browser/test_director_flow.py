@@ -1,0 +1,93 @@
+"""A director enters hands in a real browser (Playwright driving Debian's Chromium).
+
+The entry form's show/hide logic is JavaScript, which the Django test client cannot see: here the
+form must offer only what the contract allows and save a hand typed with the keyboard.
+"""
+
+import os
+import shutil
+
+import pytest
+
+from scoring.models import Hand
+from tournaments import services
+
+CHROMIUM = "/usr/bin/chromium"
+playwright = pytest.importorskip("playwright.sync_api")
+pytestmark = [
+    pytest.mark.skipif(not shutil.which(CHROMIUM), reason="Debian's chromium is not installed (scripts/setup --dev installs it as root)"),
+    pytest.mark.django_db(transaction=True),
+]
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def page():
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        page = browser.new_page(locale="en-GB")
+        yield page
+        browser.close()
+
+
+def test_director_logs_in_and_enters_a_dreier_by_keyboard(page, live_server, director, make_tournament):
+    t = make_tournament(players=4)
+    table = services.draw_next_round(t, seed=7).tables.get()
+    names = [s.registration.player.name for s in table.seats.select_related("registration__player").order_by("position")]
+
+    page.goto(f"{live_server.url}/accounts/login/?next=/table/{table.pk}/")
+    page.fill("input[name=username]", "leiter")
+    page.fill("input[name=password]", "geheim-123")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand-form")
+
+    # Rufer: the partner is offered; Dreier: no partner, no König ultimo, but Pagat.
+    page.select_option("select[name=contract]", "rufer")
+    assert page.is_visible("select[name=partner]")
+    assert page.is_visible("select[name=bonus_koenig_ultimo]")
+    page.select_option("select[name=contract]", "dreier")
+    assert not page.is_visible("select[name=partner]")
+    assert not page.is_visible("select[name=bonus_koenig_ultimo]")
+    assert page.is_visible("select[name=bonus_pagat]")
+    # Piccolo: no bonuses at all.
+    page.select_option("select[name=contract]", "piccolo")
+    assert not page.is_visible("select[name=bonus_pagat]")
+
+    page.select_option("select[name=contract]", "dreier")
+    page.focus("select[name=declarer]")
+    page.keyboard.type(names[1])  # type-ahead in the select, as a scorer would
+    assert page.input_value("select[name=declarer]") == "1"
+    page.check("input[name=won][value='1']")
+    page.select_option("select[name=bonus_pagat]", "d:a:1")
+    page.focus("input[name=note]")
+    page.keyboard.type("Pagat angesagt")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand-1")
+
+    hand = Hand.objects.get()
+    # koenigrufen.md §1: Dreier 5 + announced Pagat 2 = 7 per opponent, declarer +21.
+    assert hand.scores == [-7, 21, -7, -7]
+    assert "21" in page.inner_text("#hand-1")
+
+
+def test_a_refused_hand_shows_the_message_and_keeps_the_input(page, live_server, director, make_tournament):
+    t = make_tournament(players=4)
+    table = services.draw_next_round(t, seed=7).tables.get()
+    page.goto(f"{live_server.url}/accounts/login/?next=/table/{table.pk}/")
+    page.fill("input[name=username]", "leiter")
+    page.fill("input[name=password]", "geheim-123")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand-form")
+    page.select_option("select[name=contract]", "trischaken")
+    for seat, points in enumerate(["30", "20", "10", "5"]):  # 65 points, not 70
+        page.fill(f"input[name=points_{seat}]", points)
+    page.click("button.primary")
+    page.wait_for_selector(".errors")
+    assert "70" in page.inner_text(".errors")
+    assert page.input_value("input[name=points_0]") == "30"
+    assert page.input_value("select[name=contract]") == "trischaken"
+    assert not Hand.objects.exists()
