@@ -539,7 +539,7 @@ def _settle(rs: KoenigrufenRuleset, h: dict, n: int) -> Settlement:
             if valat_made and b["bonus"] in rs.spec.valat_absorbs and (
                 rs.spec.valat_absorbs_announced or not b["announced"]
             ):
-                posts.append((name + " " + _("(in the Valat)"), 0))
+                posts.append((name, 0))  # absorbed by the Valat (§4.1)
                 continue
             posts.append((name, rs.bonus_value(contract, b)))
     net = sum(v for _label, v in posts)
@@ -593,11 +593,16 @@ def trischaken_tirol(points: Mapping[int, int], vorhand: int) -> TrischakenResul
     loser, pay, reason = None, 0, ""
     if vorhand in top:
         loser = vorhand
-        mayor = points[vorhand] >= MAYOR_TIROL
-        pay = 12 if mayor else 6
-        reason = _("Vorhand has the most points and is a mayor: pays 12") if mayor else _("Vorhand has the most points: pays 6")
+        pay = 12 if points[vorhand] >= MAYOR_TIROL else 6
+        reason = {
+            (12, False): _("Vorhand has the most points and is a mayor: pays 12"),
+            (6, False): _("Vorhand has the most points: pays 6"),
+            (12, True): _("Vorhand has the most points and is a mayor: pays 12 to the Jungfrau (no trick)"),
+            (6, True): _("Vorhand has the most points: pays 6 to the Jungfrau (no trick)"),
+        }[pay, bool(jungfrauen)]
     elif most >= MAYOR_TIROL:
-        loser, pay, reason = top[0], 6, _("a mayor (35/2 or more) pays 6")
+        loser, pay = top[0], 6
+        reason = _("a mayor (35/2 or more) pays 6 to the Jungfrau (no trick)") if jungfrauen else _("a mayor (35/2 or more) pays 6")
     if loser is not None:
         recipients = jungfrauen or [s for s in points if s != loser]
         share = Fraction(pay, len(recipients))
@@ -605,8 +610,6 @@ def trischaken_tirol(points: Mapping[int, int], vorhand: int) -> TrischakenResul
         amounts[loser] = Fraction(-pay)
         for s in recipients:
             amounts[s] = share
-        if jungfrauen:
-            reason += " " + _("to the Jungfrau (no trick)")
         return TrischakenResult(amounts, reason)
     if jungfrauen:
         takers = [s for s in points if s not in jungfrauen]
