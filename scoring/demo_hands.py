@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import random
 
+from variants.cardpoints import WHOLE_PACK_THIRDS, format_thirds
+from variants.koenigrufen import MAYOR_TIROL
+from variants.koenigrufen import active_seats as koenigrufen_active_seats
+
 __all__ = ["DemoHandError", "random_hand", "random_round", "vorhand", "active_seats"]
 
-WHOLE_PACK_THIRDS = 210  # 70 points in thirds ("Blatt"), hand-record.md "Card points"
-MAYOR_THIRDS = 107  # "35/2", koenigrufen.md §4.2
+MAYOR_THIRDS = MAYOR_TIROL  # "35/2", koenigrufen.md §4.2
 MIN_TRICK_THIRDS = 4  # one trick of four blank cards is 4/3 points
 
 MAX_ATTEMPTS = 50
@@ -105,15 +108,7 @@ def vorhand(table_size: int, dealer: int) -> int:
 
 def active_seats(table_size: int, dealer: int) -> list[int]:
     """The seats that play this hand, Vorhand first; at a 5-table the dealer sits out."""
-    first = vorhand(table_size, dealer)
-    seats = [(first + i) % table_size for i in range(table_size)]
-    if table_size > 4:
-        seats.remove(dealer)
-    return seats
-
-
-def _format_thirds(thirds: int) -> str:
-    return f"{thirds // 3}/{thirds % 3}"
+    return koenigrufen_active_seats(dealer, table_size)
 
 
 def _weighted(rng: random.Random, items):
@@ -173,7 +168,7 @@ def _trischaken_card_points(seats: list[int], rng: random.Random) -> dict[str, s
         values = list(thirds.values())
         if sum(values) != WHOLE_PACK_THIRDS or any(values.count(v) >= 3 for v in values):
             continue  # a three-way tie needs a manual row (koenigrufen.md §4.2): draw again
-        return {str(seat): _format_thirds(thirds[seat]) for seat in seats}
+        return {str(seat): format_thirds(thirds[seat]) for seat in seats}
 
 
 # --------------------------------------------------------------------------------------------------

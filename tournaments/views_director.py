@@ -17,6 +17,17 @@ from .permissions import DirectorRequiredMixin
 from .tables import PlayerTable, RegistrationTable
 
 
+class TournamentMixin:
+    """Loads ``self.tournament`` from the URL's ``pk`` and puts it in the context."""
+
+    def dispatch(self, request, *args, **kwargs):
+        self.tournament = get_object_or_404(Tournament, pk=kwargs["pk"])
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(**kwargs, tournament=self.tournament)
+
+
 class TournamentCreateView(DirectorRequiredMixin, CreateView):
     model = Tournament
     form_class = TournamentForm
@@ -52,15 +63,11 @@ class PlayerCreateView(DirectorRequiredMixin, CreateView):
         return reverse("tournaments_director:players")
 
 
-class RegistrationsView(DirectorRequiredMixin, FormView):
+class RegistrationsView(DirectorRequiredMixin, TournamentMixin, FormView):
     """The tournament's field: registered players, registering more, withdrawing."""
 
     template_name = "tournaments/registrations.html"
     form_class = RegisterPlayersForm
-
-    def dispatch(self, request, *args, **kwargs):
-        self.tournament = get_object_or_404(Tournament, pk=kwargs["pk"])
-        return super().dispatch(request, *args, **kwargs)
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "tournament": self.tournament}
@@ -68,7 +75,7 @@ class RegistrationsView(DirectorRequiredMixin, FormView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         regs = self.tournament.registrations.select_related("player")
-        ctx.update(tournament=self.tournament, table=RegistrationTable(regs), count=regs.count())
+        ctx.update(table=RegistrationTable(regs), count=regs.count())
         return ctx
 
     def form_valid(self, form):
@@ -93,19 +100,14 @@ class WithdrawView(DirectorRequiredMixin, View):
         return redirect("tournaments_director:registrations", pk=pk)
 
 
-class DrawRoundView(DirectorRequiredMixin, FormView):
+class DrawRoundView(DirectorRequiredMixin, TournamentMixin, FormView):
     """Draw the next round's seating (POST); shows the seed field and what will be drawn."""
 
     template_name = "tournaments/draw.html"
     form_class = DrawForm
 
-    def dispatch(self, request, *args, **kwargs):
-        self.tournament = get_object_or_404(Tournament, pk=kwargs["pk"])
-        return super().dispatch(request, *args, **kwargs)
-
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx["tournament"] = self.tournament
         ctx["active"] = self.tournament.registrations.filter(withdrawn=False).count()
         ctx["next_number"] = self.tournament.round_set.count() + 1
         return ctx

@@ -35,6 +35,17 @@ SEAT_CARDS = (
 )
 
 
+def sitting_out(dealer: int, table_size: int) -> int | None:
+    """The seat that sits out a Königrufen hand: the dealer of a 5-table (§1 "Table")."""
+    return dealer if table_size == 5 else None
+
+
+def active_seats(dealer: int, table_size: int) -> list[int]:
+    """Seats that play a Königrufen hand in playing order, Vorhand first (``hand-record.md``)."""
+    seats = [(dealer + 1 + i) % table_size for i in range(table_size)]
+    return [s for s in seats if s != sitting_out(dealer, table_size)]
+
+
 @dataclass(frozen=True)
 class TrischakenResult:
     """A Trischaken settlement: ``amounts`` per active seat (may hold fractions) and a ``reason``."""
@@ -183,12 +194,12 @@ class KoenigrufenRuleset:
     @staticmethod
     def sitting_out(dealer: int, table_size: int) -> int | None:
         """The seat that sits out this hand: the dealer of a 5-table (``koenigrufen.md`` §1)."""
-        return dealer if table_size == 5 else None
+        return sitting_out(dealer, table_size)
 
-    def active_seats(self, dealer: int, table_size: int) -> list[int]:
+    @staticmethod
+    def active_seats(dealer: int, table_size: int) -> list[int]:
         """Active seats in playing order, Vorhand first (``hand-record.md`` "Seats")."""
-        seats = [(dealer + 1 + i) % table_size for i in range(table_size)]
-        return [s for s in seats if s != self.sitting_out(dealer, table_size)]
+        return active_seats(dealer, table_size)
 
     # ------------------------------------------------------------------------------ public API
 

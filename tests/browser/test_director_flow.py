@@ -34,16 +34,21 @@ def page():
         browser.close()
 
 
-def test_director_logs_in_and_enters_a_dreier_by_keyboard(page, live_server, director, make_tournament):
-    t = make_tournament(players=4)
-    table = services.draw_next_round(t, seed=7).tables.get()
-    names = [s.registration.player.name for s in table.seats.select_related("registration__player").order_by("position")]
-
+def log_in_to_sheet(page, live_server, table):
+    """Log in as the director fixture's user and land on the table's score sheet with its form."""
     page.goto(f"{live_server.url}/accounts/login/?next=/table/{table.pk}/")
     page.fill("input[name=username]", "leiter")
     page.fill("input[name=password]", "geheim-123")
     page.keyboard.press("Enter")
     page.wait_for_selector("#hand-form")
+
+
+def test_director_logs_in_and_enters_a_dreier_by_keyboard(page, live_server, director, make_tournament):
+    t = make_tournament(players=4)
+    table = services.draw_next_round(t, seed=7).tables.get()
+    names = [s.registration.player.name for s in table.seats.select_related("registration__player").order_by("position")]
+
+    log_in_to_sheet(page, live_server, table)
 
     # Rufer: the partner is offered; Dreier: no partner, no König ultimo, but Pagat.
     page.select_option("select[name=contract]", "rufer")
@@ -77,11 +82,7 @@ def test_director_logs_in_and_enters_a_dreier_by_keyboard(page, live_server, dir
 def test_a_refused_hand_shows_the_message_and_keeps_the_input(page, live_server, director, make_tournament):
     t = make_tournament(players=4)
     table = services.draw_next_round(t, seed=7).tables.get()
-    page.goto(f"{live_server.url}/accounts/login/?next=/table/{table.pk}/")
-    page.fill("input[name=username]", "leiter")
-    page.fill("input[name=password]", "geheim-123")
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#hand-form")
+    log_in_to_sheet(page, live_server, table)
     page.select_option("select[name=contract]", "trischaken")
     for seat, points in enumerate(["30", "20", "10", "5"]):  # 65 points, not 70
         page.fill(f"input[name=points_{seat}]", points)
