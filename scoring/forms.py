@@ -133,11 +133,13 @@ class HandForm(forms.Form):
         except KeyError:
             return record
         if contract.trischaken:
-            record["card_points"] = {
+            points = {
                 str(p): data[f"points_{p}"].strip()
                 for p in range(self.info.size)
                 if (data.get(f"points_{p}") or "").strip()
             }
+            if points or data.get("revoke") is None:  # a Renonce settles without counting (§4.2)
+                record["card_points"] = points
             return record
         # Whatever was entered goes into the record: the ruleset refuses a partner or conceding
         # where the contract has none, with its own message (the page hides those fields).

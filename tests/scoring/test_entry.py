@@ -156,3 +156,11 @@ def test_sheet_shows_next_dealer_and_vorhand(director_client, four_table):
     sheet = director_client.get(four_table.get_absolute_url()).context["sheet"]
     assert (sheet.next_number, sheet.next_dealer, sheet.next_vorhand) == (2, 0, 1)
     assert sheet.totals == [-5, 15, -5, -5]
+
+
+@pytest.mark.django_db
+def test_trischaken_renonce_needs_no_card_points(director_client, four_table):
+    # koenigrufen.md §4.2 step 1: the offender pays 4 to each of the three others.
+    response = post_hand(director_client, four_table, contract="trischaken", revoke=2)
+    assert response.status_code == 302
+    assert Hand.objects.get().scores == [4, 4, -12, 4]
