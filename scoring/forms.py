@@ -168,6 +168,13 @@ class HandForm(forms.Form):
         if data.get("outcome") == "played" and not data.get("contract"):
             self.add_error("contract", _("Choose the contract."))
             return data
+        if data.get("outcome") == "manual":
+            out = self.info.ruleset.sitting_out(data["dealer"], self.info.size)
+            for p in range(self.info.size):
+                if p != out and data.get(f"score_{p}") is None:
+                    self.add_error(f"score_{p}", _("Enter every player's score, 0 too."))
+            if self.errors:
+                return data
         record = self.build_record(data)
         try:
             self.scores = score_record(self.info, record)

@@ -82,9 +82,18 @@ class BestRounds:
 
 
 class Lots:
-    """A draw of lots recorded by the director (lower lot ranks first)."""
+    """A draw of lots recorded by the director (lower lot ranks first).
+
+    A draw is between all players of a level group: lots decide only when every one of them has
+    one (``whole_group``); until then the group shares its rank.
+    """
 
     key = "lots"
+    whole_group = True
+
+    @staticmethod
+    def decides(entry: Entry) -> bool:
+        return entry.lot is not None
 
     @staticmethod
     def sort_key(entry: Entry) -> tuple:
@@ -106,12 +115,28 @@ TIEBREAKS = {t.key: t for t in (BestRounds, Lots)}
 def rank(entries: list[Entry], tiebreaks: tuple[str, ...] = ("best_rounds", "lots")) -> list[Row]:
     """Order ``entries`` by total, then each tie-break in turn; level players share the rank.
 
+    Lots decide only between players who all have one (a draw among the whole level group).
     Raises ``KeyError`` for an unknown tie-break key.
     """
     breakers = [TIEBREAKS[k] for k in tiebreaks]
 
+    def prefix(entry: Entry, upto: int) -> tuple:
+        return (-entry.total, *(b.sort_key(entry) for b in breakers[:upto]))
+
+    # Level groups in which a whole-group tie-break (the lots) is not yet complete: it stays silent.
+    incomplete: set[tuple] = set()
+    for i, b in enumerate(breakers):
+        if getattr(b, "whole_group", False):
+            groups: dict[tuple, list[Entry]] = {}
+            for e in entries:
+                groups.setdefault(prefix(e, i), []).append(e)
+            incomplete |= {(i, k) for k, members in groups.items() if not all(b.decides(m) for m in members)}
+
     def key(entry: Entry) -> tuple:
-        return (-entry.total, *(b.sort_key(entry) for b in breakers))
+        parts: list = [-entry.total]
+        for i, b in enumerate(breakers):
+            parts.append(() if (i, tuple(parts)) in incomplete else b.sort_key(entry))
+        return tuple(parts)
 
     ordered = sorted(entries, key=lambda e: (key(e), e.start_number))
     rows: list[Row] = []

@@ -190,6 +190,9 @@ def build_sheet(table: Table) -> Sheet:
     sheet.next_number = len(sheet.rows) + 1
     sheet.complete = len(sheet.rows) >= info.cap
     if not sheet.complete and info.size:
-        sheet.next_dealer = table.dealer_of(sheet.next_number, info.size)
+        # The dealer moves on from the last hand entered (its record is what was played, even
+        # after a hand before it was deleted); the first hand follows the drawn cards.
+        last = sheet.rows[-1].dealer if sheet.rows else None
+        sheet.next_dealer = (last + 1) % info.size if last is not None else table.dealer_of(1, info.size)
         sheet.next_vorhand = (sheet.next_dealer + 1) % info.size
     return sheet

@@ -23,6 +23,7 @@ class Standings:
     rounds: list[int]
     rows: list[Row]
     after: int | None = None
+    final: bool = True  # counts every drawn round: the only standings lots are drawn for
 
 
 def round_results(tournament: Tournament) -> dict[int, dict[int, tuple[int, int]]]:
@@ -48,10 +49,13 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
     """Standings of ``tournament``, counting rounds ``1..after`` (all drawn rounds by default).
 
     Tie-breaks are the ruleset's (``tournament-formats.md`` §1): Tirol ranks by total, best round,
-    second-best round, ..., then the director's drawn lots.
+    second-best round, ..., then the director's drawn lots — on the final standings only (lots
+    are drawn for the final result; standings after an earlier round leave level players level).
     """
     drawn = list(tournament.round_set.order_by("number").values_list("number", flat=True))
     rounds = [n for n in drawn if after is None or n <= after]
+    final = rounds == drawn
+    tiebreaks = tuple(k for k in tournament.get_ruleset().tiebreaks if final or k != "lots")
     results = round_results(tournament)
     entries = []
     for reg in tournament.registrations.select_related("player"):
@@ -71,6 +75,7 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
     return Standings(
         tournament=tournament,
         rounds=rounds,
-        rows=rank(entries, tournament.get_ruleset().tiebreaks),
-        after=after,
+        rows=rank(entries, tiebreaks),
+        after=after if not final else None,
+        final=final,
     )

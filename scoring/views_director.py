@@ -51,9 +51,14 @@ class HandEditView(DirectorRequiredMixin, View):
         info = table_info(hand.table)
         form = HandForm(request.POST, info=info)
         if form.is_valid():
-            save_hand(hand.table, form.record, request.user, hand=hand)
-            messages.success(request, _("Hand %(number)s changed.") % {"number": hand.number})
-            return redirect(hand.table)
+            try:
+                save_hand(hand.table, form.record, request.user, hand=hand)
+            except HandRejected as rejected:
+                for message in rejected.messages:
+                    form.add_error(None, message)
+            else:
+                messages.success(request, _("Hand %(number)s changed.") % {"number": hand.number})
+                return redirect(hand.table)
         return render(request, "scoring/sheet.html", sheet_context(hand.table, form, editing=hand), status=422)
 
 

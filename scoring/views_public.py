@@ -42,6 +42,15 @@ class SheetView(DetailView):
         return ctx
 
 
+def parse_round(value) -> int | None:
+    """A round number from the query string (1 up), or ``None`` for anything else."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number >= 1 else None
+
+
 class StandingsView(DetailView):
     """Standings after every round (or ``?after=N``), with the tie-break that separated level players."""
 
@@ -51,8 +60,7 @@ class StandingsView(DetailView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        after = self.request.GET.get("after")
-        after = int(after) if after and after.isdigit() else None
+        after = parse_round(self.request.GET.get("after"))
         ctx["standings"] = compute_standings(self.object, after)
         ctx["drawn_rounds"] = list(self.object.round_set.values_list("number", flat=True))
         ctx["ruleset"] = self.object.get_ruleset()

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 import variants
 
-from .models import Player, Registration, Tournament
+from .models import Player, Tournament
 
 
 def edition_choices():
@@ -74,8 +74,3 @@ class DrawForm(forms.Form):
 
     seed = forms.IntegerField(label=_("Seed (optional)"), required=False, min_value=0, max_value=2**62)
 
-
-class LotForm(forms.ModelForm):
-    class Meta:
-        model = Registration
-        fields = ["lot"]

@@ -3,7 +3,9 @@
 Thin views: forms validate, :mod:`tournaments.services` acts.
 """
 
+from django import forms
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -140,17 +142,20 @@ class LotsView(DirectorRequiredMixin, View):
 
     def post(self, request, pk):
         tournament = get_object_or_404(Tournament, pk=pk)
-        changed = 0
+        field = forms.IntegerField(required=False, min_value=1, max_value=9999)
+        lots = {}
         for reg in tournament.registrations.all():
             raw = request.POST.get(f"lot_{reg.pk}")
             if raw is None:
                 continue
-            raw = raw.strip()
-            if raw and not raw.isdigit():
-                messages.error(request, _("A lot must be a whole number from 1 up: “%(value)s”.") % {"value": raw})
+            try:
+                lots[reg] = field.clean(raw.strip())
+            except ValidationError:
+                messages.error(request, _("A lot must be a whole number from 1 to 9999: “%(value)s”.") % {"value": raw})
                 return redirect("scoring:standings", pk=pk)
-            reg.lot = int(raw) if raw else None
-            reg.save(update_fields=["lot"])
-            changed += 1
+        with transaction.atomic():
+            for reg, lot in lots.items():
+                reg.lot = lot
+                reg.save(update_fields=["lot"])
         messages.success(request, _("Lots recorded."))
         return redirect("scoring:standings", pk=pk)

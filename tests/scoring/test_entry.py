@@ -164,3 +164,21 @@ def test_trischaken_renonce_needs_no_card_points(director_client, four_table):
     response = post_hand(director_client, four_table, contract="trischaken", revoke=2)
     assert response.status_code == 302
     assert Hand.objects.get().scores == [4, 4, -12, 4]
+
+
+@pytest.mark.django_db
+def test_next_dealer_moves_on_from_the_last_hand_after_a_deletion(director_client, four_table):
+    for dealer in (3, 0, 1):  # hands 1-3
+        post_hand(director_client, four_table, dealer=dealer, outcome="struck")
+    director_client.post(reverse("scoring_director:hand_delete", args=[Hand.objects.get(number=1).pk]))
+    sheet = director_client.get(four_table.get_absolute_url()).context["sheet"]
+    assert [r.dealer for r in sheet.rows] == [0, 1]
+    assert (sheet.next_number, sheet.next_dealer) == (3, 2)  # not seat 1 dealing twice in a row
+
+
+@pytest.mark.django_db
+def test_an_empty_manual_row_is_refused(director_client, four_table):
+    response = post_hand(director_client, four_table, outcome="manual", score_0=3, score_1=-3)
+    assert response.status_code == 422
+    assert set(response.context["form"].errors) == {"score_2", "score_3"}
+    assert not Hand.objects.exists()

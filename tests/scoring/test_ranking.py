@@ -84,3 +84,34 @@ def test_standings_page_is_public_and_records_lots(director_client, make_tournam
     assert [r.rank for r in rows] == [1, 2, 3, 4]
     response = client.post(f"/manage/t/{t.pk}/lots/", {f"lot_{regs[0]}": "9"})
     assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_lots_decide_only_when_the_whole_level_group_has_drawn():
+    a = Entry("a", "Anna", rounds=[5, 5], lot=1, start_number=1)
+    c = Entry("c", "Carl", rounds=[5, 5], start_number=2)
+    d = Entry("d", "Dora", rounds=[5, 5], start_number=3)
+    rows = rank([a, c, d])
+    assert [r.rank for r in rows] == [1, 1, 1]
+    assert all(r.needs_lot for r in rows)
+    c.lot, d.lot = 3, 2
+    rows = rank([a, c, d])
+    assert names(rows) == ["Anna", "Dora", "Carl"] and [r.rank for r in rows] == [1, 2, 3]
+
+
+@pytest.mark.django_db
+def test_bad_lots_are_refused_and_nothing_is_saved(director_client, make_tournament):
+    t = make_tournament(players=4)
+    services.draw_next_round(t, seed=1)
+    regs = list(t.registrations.values_list("pk", flat=True))
+    for bad in ("²", "0", "99999999999999999999", "x"):
+        response = director_client.post(f"/manage/t/{t.pk}/lots/", {f"lot_{regs[0]}": "1", f"lot_{regs[1]}": bad})
+        assert response.status_code == 302
+    assert not t.registrations.filter(lot__isnull=False).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("after", ["²", "0", "-1", "abc", "99"])
+def test_standings_after_odd_values_never_fail(client, make_tournament, after):
+    t = make_tournament(players=4)
+    services.draw_next_round(t, seed=1)
+    assert client.get(f"/t/{t.pk}/standings/", {"after": after}).status_code == 200
