@@ -11,7 +11,7 @@ import re
 
 WHOLE_PACK_THIRDS = 210
 
-_NOTATION = re.compile(r"^\s*(\d{1,3})\s*(?:/\s*(\d)\s*)?$")
+_NOTATION = re.compile(r"^\s*(\d{1,3})\s*(?:/\s*(\d)\s*)?$", re.ASCII)
 
 
 class CardPointsError(ValueError):

@@ -21,6 +21,8 @@ from .base import Breakdown, Bonus, Contract, InvalidHand, Problem, SeatCard, _
 from .cardpoints import WHOLE_PACK_THIRDS, CardPointsError, format_thirds, parse_thirds
 
 BIRDS = ("pagat", "uhu", "kakadu", "quapil")
+RESULT_BONUSES = ("valat", "sack1", "sack2")  # made by one side, they decide who won the game
+MIN_TRICK_THIRDS = 4  # a player with a trick has at least four cards: 1/1 (hand-record.md)
 TEAMS = ("declarer", "opponents")
 OUTCOMES = ("played", "struck", "manual")
 
@@ -372,12 +374,22 @@ class _Check:
         if bonuses is None:
             return
         if decided_by_play and isinstance(won, bool):
+            # A Valat or a Sack (45 or more card points) made by one side decides the game.
             for b in bonuses:
-                if b["bonus"] == "valat" and b["made"]:
+                if b["bonus"] in RESULT_BONUSES and b["made"]:
+                    name = self.rs.bonus(b["bonus"]).name
                     if b["team"] == "declarer" and not won:
-                        self.add(_("A Valat made by the declarer's team means the game was won."))
+                        self.add(_("%(bonus)s made by the declarer's team means the game was won."), bonus=name)
                     if b["team"] == "opponents" and won:
-                        self.add(_("A Valat made by the opponents means the game was lost."))
+                        self.add(_("%(bonus)s made by the opponents means the game was lost."), bonus=name)
+        valat = next((b for b in bonuses if b["bonus"] == "valat" and b["made"]), None)
+        if valat:
+            for b in bonuses:
+                if b["team"] != valat["team"] and b["made"]:
+                    self.add(
+                        _("After a Valat the other side took no trick and cannot have made %(bonus)s."),
+                        bonus=self.rs.bonus(b["bonus"]).name,
+                    )
         if contract.bird:
             self.check_called_bird(contract, bonuses)
         if h["conceded"] and revoke is None:
@@ -488,6 +500,12 @@ class _Check:
                     _("Card points of %(seat)s must be P/B with P from 0 to 70 and B (Blatt) 0, 1 or 2, not “%(value)s”."),
                     seat=seat,
                     value=value,
+                )
+                continue
+            if 0 < points[seat] < MIN_TRICK_THIRDS:
+                self.add(
+                    _("Card points of %(seat)s: a trick has at least four cards, 1/1; write 0 for no trick."),
+                    seat=seat,
                 )
         for seat in [s for s in self.active if s not in given]:
             self.add(_("Card points of %(seat)s are missing."), seat=seat)

@@ -392,11 +392,11 @@ BONUS_MATRIX = [
     # sack1 -/2, sack2 -/2 (announced only)
     ("sack1", "declarer", True, True, 3),
     ("sack1", "declarer", True, False, -1),
-    ("sack1", "opponents", True, True, -1),
+    ("sack1", "opponents", True, True, -3),  # opponents with 45+ points: the Rufer is lost, -1 - 2
     ("sack1", "opponents", True, False, 3),
     ("sack2", "declarer", True, True, 3),
     ("sack2", "declarer", True, False, -1),
-    ("sack2", "opponents", True, True, -1),
+    ("sack2", "opponents", True, True, -3),
     ("sack2", "opponents", True, False, 3),
     # valat 10/20 (game post stays: "Valat is added to the score for game", KR §4.1)
     ("valat", "declarer", False, True, 11),
@@ -415,7 +415,10 @@ def _bonus_id(p):
 @pytest.mark.parametrize("key, team, announced, made, n", BONUS_MATRIX,
                          ids=[_bonus_id(p) for p in BONUS_MATRIX])
 def test_bonus_matrix_rufer_2v2(rs, key, team, announced, made, n):
-    h = hand("rufer", 0, True, partner=2, bonuses=[B(key, team, announced, made)])
+    # The Rufer is won, except where the opponents made a Sack (KR §4: at least 45 and 2 Blatt
+    # leaves the declarer's team 24⅓ at most, so the game is lost).
+    won = not (key in ("sack1", "sack2") and team == "opponents" and made)
+    h = hand("rufer", 0, won, partner=2, bonuses=[B(key, team, announced, made)])
     check_row(rs, h, 4, [n, -n, n, -n])
 
 
@@ -445,8 +448,8 @@ BONUS_CASES = [
     pytest.param(hand("rufer", 0, True, partner=None, bonuses=[D("pagat", announced=False)]), 4,
                  [6, -2, -2, -2], id="KR1 rufer alone + silent pagat (1v3, n=2)"),
     # colour games: vier_koenige, säcke, valat allowed (S1 §3 Farbenspiele)
-    pytest.param(hand("farbendreier", 1, True, bonuses=[D("vier_koenige"), O("sack1")]), 4,
-                 [-5, 15, -5, -5], id="KR1 farbendreier + vier_koenige - opp sack1 (n=5+2-2)"),
+    pytest.param(hand("farbendreier", 1, False, bonuses=[D("vier_koenige"), O("sack1")]), 4,
+                 [5, -15, 5, 5], id="KR1 farbendreier lost + vier_koenige - opp sack1 (n=-5+2-2)"),
     pytest.param(hand("farbendreier", 1, True, bonuses=[D("sack2")]), 4, [-7, 21, -7, -7],
                  id="KR4 farbendreier + sack2 (n=5+2)"),
     # solo doubling (KR §1, S1 §3 "All bonuses score double (including Valat)")
