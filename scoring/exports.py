@@ -19,7 +19,7 @@ from openpyxl.utils import get_column_letter
 from tournaments.models import Seat, Tournament
 
 from .models import Hand
-from .services import TableInfo, describe
+from .services import describe
 from .standings import Standings, compute_standings
 
 
@@ -52,7 +52,6 @@ def export_data(tournament: Tournament) -> ExportData:
         names = seats.get(hand.table_id, [])
         for i, s in enumerate(hand.scores):
             totals[hand.table_id][i] += s
-        info = TableInfo(table=None, seats=[], size=len(names), names=dict(enumerate(names)), ruleset=rs, cap=0)
         record = hand.record
         contract = record.get("contract") or ""
         try:
@@ -69,7 +68,7 @@ def export_data(tournament: Tournament) -> ExportData:
                 {"struck": _("struck"), "manual": _("manual row")}.get(record.get("outcome"), contract),
                 "" if record.get("contract") == "trischaken" else seat_name("declarer"),
                 seat_name("partner") if record.get("partner") != record.get("declarer") else "",
-                describe(record, info),
+                describe(record, dict(enumerate(names)), rs),
                 list(zip(names, hand.scores)),
             )
         )
@@ -87,8 +86,16 @@ def export_data(tournament: Tournament) -> ExportData:
     )
 
 
-def _header(ws, values) -> None:
+def _append(ws, values) -> None:
+    """Append a row; text that starts with "=" stays text (openpyxl would write a formula)."""
     ws.append(values)
+    for cell in ws[ws.max_row]:
+        if cell.data_type == "f":
+            cell.data_type = "s"
+
+
+def _header(ws, values) -> None:
+    _append(ws, values)
     for cell in ws[ws.max_row]:
         cell.font = Font(bold=True)
     ws.freeze_panes = f"A{ws.max_row + 1}"  # a coordinate: ws.cell() would create an empty row
@@ -115,7 +122,7 @@ def standings_xlsx(tournament: Tournament) -> bytes:
     for row in data.standings.rows:
         e = row.entry
         name = e.name + (" (" + _("withdrawn") + ")" if e.withdrawn else "")
-        ws.append([row.rank, e.start_number, name, e.club, *e.rounds, e.total, row.tiebreak])
+        _append(ws, [row.rank, e.start_number, name, e.club, *e.rounds, e.total, row.tiebreak])
     _widths(ws, [7, 6, 28, 22] + [10] * len(rounds) + [9, 40])
 
     for number, tables in sorted(data.round_tables.items()):
@@ -123,7 +130,7 @@ def standings_xlsx(tournament: Tournament) -> bytes:
         _header(rws, [_("Table"), _("Seat"), _("Name"), _("Score")])
         for table_number, players in tables:
             for seat, (name, score) in enumerate(players, start=1):
-                rws.append([table_number, seat, name, score])
+                _append(rws, [table_number, seat, name, score])
         _widths(rws, [8, 6, 28, 10])
 
     hws = wb.create_sheet(_("Hands")[:31])
@@ -133,7 +140,7 @@ def standings_xlsx(tournament: Tournament) -> bytes:
     )
     for round_number, table_number, hand_number, contract, declarer, partner, description, scores in data.hands:
         for name, score in scores:
-            hws.append([round_number, table_number, hand_number, contract, declarer, partner, description, name, score])
+            _append(hws, [round_number, table_number, hand_number, contract, declarer, partner, description, name, score])
     _widths(hws, [7, 7, 7, 18, 24, 24, 50, 24, 8])
 
     out = BytesIO()

@@ -22,7 +22,7 @@ class Hand(models.Model):
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    entered_at = models.DateTimeField(_("entered at"), auto_now=True)
+    entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
 
     class Meta:
         ordering = ["table", "number"]

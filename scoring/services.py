@@ -50,7 +50,7 @@ def table_info(table: Table) -> TableInfo:
         size=size,
         names={s.position: s.registration.player.name for s in seats},
         ruleset=rs,
-        cap=rs.hands_per_round(size, tournament.hands_per_round),
+        cap=tournament.hands_for_table(size),
     )
 
 
@@ -83,7 +83,8 @@ def save_hand(table: Table, record: dict, user=None, hand: Hand | None = None) -
             hand = Hand(table=table, number=last + 1)
         hand.record = record
         hand.scores = scores
-        hand.entered_by = user if user is not None and user.is_authenticated else None
+        if hand.pk is None:  # who entered it first; edits are versioned separately (issue 5)
+            hand.entered_by = user if user is not None and user.is_authenticated else None
         hand.save()
     return hand
 
@@ -125,14 +126,16 @@ class Sheet:
     complete: bool = False
 
 
-def describe(record: dict, info: TableInfo) -> str:
-    """A short label of a hand for the sheet: "Dreier – Anna (lost)", "struck", "manual row"."""
+def describe(record: dict, names: dict[int, str], rs) -> str:
+    """A short label of a hand: "Dreier · Anna · lost · Pagat announced", "struck", "manual row".
+
+    ``names`` maps seats to player names; ``rs`` is the tournament's ruleset.
+    """
     outcome = record.get("outcome", "played")
     if outcome == "struck":
         return _("struck")
     if outcome == "manual":
         return _("manual row")
-    rs = info.ruleset
     try:
         name = rs.contract(record.get("contract")).name
     except KeyError:
@@ -140,13 +143,13 @@ def describe(record: dict, info: TableInfo) -> str:
     parts = [name]
     declarer = record.get("declarer")
     if declarer is not None and record.get("contract") != "trischaken":
-        who = info.names.get(declarer, "?")
+        who = names.get(declarer, "?")
         partner = record.get("partner")
         if partner is not None and partner != declarer:
-            who += " + " + info.names.get(partner, "?")
+            who += " + " + names.get(partner, "?")
         parts.append(who)
     if record.get("revoke") is not None:
-        parts.append(_("Renonce by %(name)s") % {"name": info.names.get(record["revoke"], "?")})
+        parts.append(_("Renonce by %(name)s") % {"name": names.get(record["revoke"], "?")})
     elif record.get("conceded"):
         parts.append(_("conceded"))
     elif "won" in record and record.get("contract") != "trischaken":
@@ -180,7 +183,7 @@ def build_sheet(table: Table) -> Sheet:
             SheetRow(
                 hand=hand,
                 dealer=dealer,
-                label=describe(hand.record, info),
+                label=describe(hand.record, info.names, info.ruleset),
                 scores=hand.scores,
                 totals=list(sheet.totals),
                 sitting_out=info.ruleset.sitting_out(dealer, info.size),

@@ -22,15 +22,32 @@ class TournamentAdmin(admin.ModelAdmin):
     inlines = [RegistrationInline]
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Draws are made and undone on the tournament pages, which lock a seating once hands are
+    entered; the admin only shows them."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
+    has_add_permission = has_change_permission = has_delete_permission = ReadOnlyAdmin.has_change_permission
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ReadOnlyAdmin):
     list_display = ("__str__", "round", "first_dealer")
     inlines = [SeatInline]
 
 
-admin.site.register(Round)
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "tournament", "seed", "drawn_at")

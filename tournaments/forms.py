@@ -1,11 +1,12 @@
 """Forms for players, tournaments, registrations and the draw."""
 
 from django import forms
+from django.db.models import Count, Max
 from django.utils.translation import gettext_lazy as _
 
 import variants
 
-from .models import Player, Tournament
+from .models import Player, Table, Tournament
 
 
 def edition_choices():
@@ -35,6 +36,29 @@ class TournamentForm(forms.ModelForm):
             if self.instance.round_set.exists():
                 self.fields["ruleset_edition"].disabled = True
                 self.fields["ruleset_edition"].help_text = _("Fixed once a round is drawn.")
+
+    def clean_rounds(self):
+        rounds = self.cleaned_data["rounds"]
+        drawn = self.instance.round_set.count() if self.instance.pk else 0
+        if rounds < drawn:
+            raise forms.ValidationError(_("%(drawn)s rounds are drawn already.") % {"drawn": drawn})
+        return rounds
+
+    def clean_hands_per_round(self):
+        hands = self.cleaned_data["hands_per_round"]
+        if self.instance.pk:
+            rs = self.instance.get_ruleset()
+            played = (
+                Table.objects.filter(round__tournament=self.instance)
+                .annotate(played=Max("hands__number"), size=Count("seats", distinct=True))
+                .filter(played__isnull=False)
+            )
+            for table in played:
+                if rs.hands_per_round(table.size, hands) < table.played:
+                    raise forms.ValidationError(
+                        _("A table has played %(number)s hands already.") % {"number": table.played}
+                    )
+        return hands
 
     def save(self, commit=True):
         key, edition = self.cleaned_data["ruleset_edition"].split("|", 1)

@@ -5,14 +5,13 @@ Views and management commands call these; the pure draw is :mod:`tournaments.dra
 
 from __future__ import annotations
 
-import random
 import secrets
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from .draw import SeatingImpossible, draw_tables, plan_table_sizes, seat_by_cards
+from .draw import SeatingImpossible, draw_round
 from .problems import translate_problem
 from .models import Player, Registration, Round, Seat, Table, Tournament
 
@@ -65,23 +64,26 @@ def draw_next_round(tournament: Tournament, seed: int | None = None) -> Round:
         players = list(
             tournament.registrations.filter(withdrawn=False).order_by("start_number").values_list("pk", flat=True)
         )
+        seed = secrets.randbelow(2**62) if seed is None else seed
         try:
-            sizes = plan_table_sizes(
-                len(players), rs.table_sizes, rs.preferred_table_size, rs.max_other_tables
+            result, seatings = draw_round(
+                players,
+                rs.table_sizes,
+                rs.preferred_table_size,
+                rs.max_other_tables,
+                seed,
+                past_tables(tournament),
+                rs.seat_cards,
             )
         except SeatingImpossible as exc:
             raise DrawRefused(translate_problem(exc.problem)) from exc
-        seed = secrets.randbelow(2**62) if seed is None else seed
-        result = draw_tables(players, sizes, seed, past_tables(tournament))
         rnd = Round.objects.create(
             tournament=tournament, number=number, seed=seed, repeats=[list(p) for p in result.repeats]
         )
         seats = []
-        for index, members in enumerate(result.tables):
-            size = len(members)
-            table = Table.objects.create(round=rnd, number=index + 1, first_dealer=rs.first_dealer(size))
-            rng = random.Random(f"{seed}:seats:{index}")
-            for position, (reg_id, card) in enumerate(seat_by_cards(members, rs.seat_cards(size), rng)):
+        for index, seating in enumerate(seatings):
+            table = Table.objects.create(round=rnd, number=index + 1, first_dealer=rs.first_dealer(len(seating)))
+            for position, (reg_id, card) in enumerate(seating):
                 seats.append(Seat(table=table, position=position, registration_id=reg_id, card=card.key))
         Seat.objects.bulk_create(seats)
         if tournament.status == Tournament.Status.PLANNED:
@@ -91,11 +93,18 @@ def draw_next_round(tournament: Tournament, seed: int | None = None) -> Round:
 
 
 def delete_last_round(tournament: Tournament) -> None:
-    """Delete the last drawn round if no hand has been entered in it yet (to redraw it)."""
-    rnd = tournament.round_set.order_by("-number").first()
-    if rnd is None:
-        raise DrawRefused(_("No round has been drawn yet."))
-    if rnd.tables.filter(hands__isnull=False).exists():
-        raise DrawRefused(_("Hands are entered in round %(number)s: its seating is locked.") % {"number": rnd.number})
-    rnd.delete()
+    """Delete the last drawn round if no hand has been entered in it yet (to redraw it).
+
+    Raises :class:`DrawRefused` when there is no round or a hand is entered (the seating is locked).
+    """
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        rnd = tournament.round_set.order_by("-number").first()
+        if rnd is None:
+            raise DrawRefused(_("No round has been drawn yet."))
+        # Hands are saved under a lock on their table: lock the round's tables too.
+        list(Table.objects.select_for_update().filter(round=rnd))
+        if rnd.tables.filter(hands__isnull=False).exists():
+            raise DrawRefused(_("Hands are entered in round %(number)s: its seating is locked.") % {"number": rnd.number})
+        rnd.delete()
 

@@ -20,14 +20,14 @@ class Problem(str):
     ``Problem(msgid, **params)`` formats ``msgid % params`` for its string value and keeps ``msgid``
     and ``params`` so the web layer can translate the template and substitute seat numbers with
     player names. Parameters whose key ends in ``seat`` are seat numbers (0-based, ``hand-record.md``
-    "Seats").
+    "Seats"); the English text shows them 1-based, "seat 1" for seat 0, as players count.
     """
 
     msgid: str
     params: dict
 
     def __new__(cls, msgid: str, **params) -> "Problem":
-        shown = {k: (f"seat {v}" if k.endswith("seat") else v) for k, v in params.items()}
+        shown = {k: (f"seat {v + 1}" if k.endswith("seat") else v) for k, v in params.items()}
         obj = super().__new__(cls, msgid % shown if params else msgid)
         obj.msgid = msgid
         obj.params = params

@@ -61,3 +61,15 @@ def test_pdf_is_a_real_pdf_of_the_standings(client, played):
     for name in names:
         assert name in text
     assert "-16" in text or "−16" in text
+
+
+@pytest.mark.django_db
+def test_text_starting_with_equals_is_never_a_formula(client, make_tournament):
+    from tournaments.models import Player
+
+    t = make_tournament(players=3)
+    services.register(t, Player.objects.create(name='=HYPERLINK("http://x","y")', club="=1+1"))
+    services.draw_next_round(t, seed=1)
+    wb = load_workbook(BytesIO(client.get(f"/t/{t.pk}/standings.xlsx").content))
+    cells = [c for row in wb.worksheets[0].iter_rows() for c in row if isinstance(c.value, str) and c.value.startswith("=")]
+    assert cells and all(c.data_type == "s" for c in cells)

@@ -146,3 +146,20 @@ def test_director_creates_tournament_and_registers_players(director_client):
     assert list(t.registrations.values_list("start_number", "player__name")) == [(1, "Maria Gasser"), (2, "Hans Eller")]
     response = director_client.post(url, {})
     assert response.status_code == 200 and not response.context["form"].is_valid()
+
+
+@pytest.mark.django_db
+def test_tournament_cannot_shrink_below_what_is_played(director_client, four_table):
+    from scoring.services import save_hand
+
+    t = four_table.round.tournament
+    for k in range(5):
+        save_hand(four_table, {"dealer": four_table.dealer_of(k + 1, 4), "outcome": "struck"})
+    data = {"name": t.name, "date": "2026-11-21", "venue": t.venue, "ruleset_edition": "tiroler-tarockcup|2019/20",
+            "rounds": "0", "hands_per_round": "4", "status": "running"}
+    response = director_client.post(f"/manage/t/{t.pk}/edit/", data)
+    assert set(response.context["form"].errors) == {"rounds", "hands_per_round"}
+    data.update(rounds="2", hands_per_round="5")
+    assert director_client.post(f"/manage/t/{t.pk}/edit/", data).status_code == 302
+    t.refresh_from_db()
+    assert (t.rounds, t.hands_per_round) == (2, 5)
