@@ -9,11 +9,14 @@ from __future__ import annotations
 import csv
 import datetime
 import random
+from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+
+from variants import get_ruleset
 
 from tournaments import services as tournament_services
 from tournaments.models import Player, Tournament
@@ -23,8 +26,42 @@ from .services import save_hand
 
 DEMO_USERNAME = "director"
 DEMO_PASSWORD = "tarock-demo"
-TIROL_DEMO_NAME = "Tiroler Tarockcup – Demo Hall in Tirol"
-PLAYERS_FILE = Path(settings.BASE_DIR) / "fixtures" / "players_tirol.csv"
+FIXTURES = Path(settings.BASE_DIR) / "fixtures"
+
+
+@dataclass(frozen=True)
+class DemoSpec:
+    """One demo tournament: its settings, the players file and the seed everything is drawn from."""
+
+    name: str
+    date: datetime.date
+    venue: str
+    ruleset: str
+    edition: str
+    players: str
+    seed: int
+
+
+TIROL_DEMO = DemoSpec(
+    name="Tiroler Tarockcup – Demo Hall in Tirol",
+    date=datetime.date(2026, 10, 17),
+    venue="Gasthof Goldener Engl, Hall in Tirol",
+    ruleset="tiroler-tarockcup",
+    edition="2019/20",
+    players="players_tirol.csv",
+    seed=2019,
+)
+WTC_DEMO = DemoSpec(
+    name="Wiener Tarockcup – Demo Café Ritter",
+    date=datetime.date(2026, 11, 7),
+    venue="Café Ritter, Wien-Ottakring",
+    ruleset="wiener-tarockcup",
+    edition="2020",
+    players="players_wien.csv",
+    seed=2020,
+)
+DEMOS = (TIROL_DEMO, WTC_DEMO)
+TIROL_DEMO_NAME = TIROL_DEMO.name
 
 
 def ensure_director():
@@ -36,39 +73,39 @@ def ensure_director():
     return user
 
 
-def demo_players(path: Path = PLAYERS_FILE) -> list[Player]:
-    """The invented players of ``fixtures/players_tirol.csv``, created once and reused."""
+def demo_players(path: Path) -> list[Player]:
+    """The invented players of a ``fixtures/players_*.csv`` file, created once and reused."""
     with path.open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     return [Player.objects.get_or_create(name=r["name"], club=r["club"])[0] for r in rows]
 
 
 @transaction.atomic
-def build_tirol_demo(seed: int = 2019, reset: bool = False) -> Tournament:
-    """A complete Tiroler Tarockcup: 22 players, 3 rounds of 5 tables (three of 4, two of 5),
-    every hand entered (16 at a 4-table, 20 at a 5-table). Returns the existing demo tournament
-    unless ``reset``."""
-    existing = Tournament.objects.filter(name=TIROL_DEMO_NAME).first()
+def build_demo(spec: DemoSpec, reset: bool = False) -> Tournament:
+    """A complete demo tournament through the services: players registered, every round drawn
+    from the spec's seed and every hand entered (the ruleset's hands per round, more at a
+    5-table). Returns the existing demo tournament unless ``reset``."""
+    existing = Tournament.objects.filter(name=spec.name).first()
     if existing and not reset:
         return existing
     if existing:
         existing.delete()
     director = ensure_director()
+    rs = get_ruleset(spec.ruleset, spec.edition)
     tournament = Tournament.objects.create(
-        name=TIROL_DEMO_NAME,
-        date=datetime.date(2026, 10, 17),
-        venue="Gasthof Goldener Engl, Hall in Tirol",
-        ruleset="tiroler-tarockcup",
-        edition="2019/20",
-        rounds=3,
-        hands_per_round=16,
+        name=spec.name,
+        date=spec.date,
+        venue=spec.venue,
+        ruleset=spec.ruleset,
+        edition=spec.edition,
+        rounds=rs.default_rounds,
+        hands_per_round=rs.default_hands_per_round,
     )
-    for player in demo_players():
+    for player in demo_players(FIXTURES / spec.players):
         tournament_services.register(tournament, player)
-    rng = random.Random(seed)
-    rs = tournament.get_ruleset()
+    rng = random.Random(spec.seed)
     for number in range(1, tournament.rounds + 1):
-        rnd = tournament_services.draw_next_round(tournament, seed=seed * 100 + number)
+        rnd = tournament_services.draw_next_round(tournament, seed=spec.seed * 100 + number)
         for table in rnd.tables.all():
             size = table.seats.count()
             for k in range(1, tournament.hands_for_table(size) + 1):
@@ -77,3 +114,13 @@ def build_tirol_demo(seed: int = 2019, reset: bool = False) -> Tournament:
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     return tournament
+
+
+def build_tirol_demo(reset: bool = False) -> Tournament:
+    """The Tiroler Tarockcup demo: 22 players, 3 rounds of five tables (three of 4, two of 5)."""
+    return build_demo(TIROL_DEMO, reset)
+
+
+def build_wtc_demo(reset: bool = False) -> Tournament:
+    """The Wiener Tarockcup 2020 demo: 18 players, 3 rounds of 20 hands (25 at the two 5-tables)."""
+    return build_demo(WTC_DEMO, reset)

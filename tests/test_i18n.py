@@ -61,3 +61,16 @@ def test_ruleset_messages_are_translated_with_player_names(director_client, four
     errors = " ".join(response.context["form"].non_field_errors())
     assert "Partner" in errors and "Dreier" in errors
     assert "has no partner" not in errors
+
+
+def test_nested_problems_are_translated_with_their_parameters():
+    from django.utils import translation
+
+    from tournaments.problems import translate_problem
+    from variants import Problem
+
+    inner = Problem("the loser pays the pot of %(pot)s to the others", pot=12)
+    outer = Problem("This Trischaken would split points into fractions (%(reason)s): enter a manual row agreed by the tournament director.", reason=inner)
+    with translation.override("de"):
+        text = translate_problem(outer)
+    assert "Topf von 12" in text and "manuell" in text.lower()

@@ -31,14 +31,45 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for name in ("rounds", "hands_per_round"):
+            self.fields[name].required = False
+        self.fields["rounds"].help_text = _("Empty: the ruleset's default (3 for both cups).")
+        self.fields["hands_per_round"].help_text = _(
+            "At a 4-table; a 5-table plays a quarter more. Empty: the ruleset's default (Tirol 16, WTC 20)."
+        )
+        if not self.instance.pk:
+            self.initial.pop("rounds", None)
+            self.initial.pop("hands_per_round", None)
         if self.instance.pk:
             self.fields["ruleset_edition"].initial = f"{self.instance.ruleset}|{self.instance.edition}"
             if self.instance.round_set.exists():
                 self.fields["ruleset_edition"].disabled = True
                 self.fields["ruleset_edition"].help_text = _("Fixed once a round is drawn.")
 
+    def edition(self):
+        """The ruleset object of the chosen ruleset and edition (``None`` if none was chosen)."""
+        value = self.cleaned_data.get("ruleset_edition") or (
+            f"{self.instance.ruleset}|{self.instance.edition}" if self.instance.pk else None
+        )
+        if not value:
+            return None
+        key, edition = value.split("|", 1)
+        return variants.get_ruleset(key, edition)
+
+    def clean(self):
+        data = super().clean()
+        rs = self.edition()
+        if rs is not None:
+            if data.get("rounds") is None and "rounds" not in self.errors:
+                data["rounds"] = rs.default_rounds
+            if data.get("hands_per_round") is None and "hands_per_round" not in self.errors:
+                data["hands_per_round"] = rs.default_hands_per_round
+        return data
+
     def clean_rounds(self):
         rounds = self.cleaned_data["rounds"]
+        if rounds is None:
+            return rounds
         drawn = self.instance.round_set.count() if self.instance.pk else 0
         if rounds < drawn:
             raise forms.ValidationError(_("%(drawn)s rounds are drawn already.") % {"drawn": drawn})
@@ -46,7 +77,7 @@ class TournamentForm(forms.ModelForm):
 
     def clean_hands_per_round(self):
         hands = self.cleaned_data["hands_per_round"]
-        if self.instance.pk:
+        if self.instance.pk and hands is not None:
             rs = self.instance.get_ruleset()
             played = (
                 Table.objects.filter(round__tournament=self.instance)
@@ -63,6 +94,9 @@ class TournamentForm(forms.ModelForm):
     def save(self, commit=True):
         key, edition = self.cleaned_data["ruleset_edition"].split("|", 1)
         self.instance.ruleset, self.instance.edition = key, edition
+        # Set explicitly: an omitted field would otherwise fall back to the model's default.
+        self.instance.rounds = self.cleaned_data["rounds"]
+        self.instance.hands_per_round = self.cleaned_data["hands_per_round"]
         return super().save(commit)
 
 

@@ -20,6 +20,8 @@ def translate_problem(problem, seat_names: Mapping[int, str] | None = None) -> s
     for key, value in problem.params.items():
         if key.endswith("seat") and isinstance(value, int):
             value = (seat_names or {}).get(value) or gettext("seat %(number)s") % {"number": value + 1}
+        elif getattr(value, "msgid", None):
+            value = translate_problem(value, seat_names)
         elif isinstance(value, str):
             value = gettext(value)
         params[key] = value

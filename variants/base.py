@@ -107,6 +107,7 @@ class Bonus:
     announced: int
     kind: str
     can_fail_silently: bool = False
+    multiplier: bool = False  # values are multiples of the game value (Valat in the WTC 2009)
     description: str = ""
 
     @property

@@ -67,6 +67,9 @@ class Edition:
     - ``family_bonuses``: contract family -> bonus keys allowed (§1 table);
     - ``valat_absorbs``: material bonus keys that score nothing when a Valat is made, and whether
       announced ones are absorbed too (``valat_absorbs_announced``);
+    - ``valat_multiplies``: the Valat's values are multiples of the game value ``V`` that replace
+      the game post and are never doubled (2009, §3); otherwise a fixed bonus (Tirol §4.1, W20 §2.1);
+    - ``announced_valat_excludes``: bonuses that cannot be announced beside an announced Valat (W20);
     - ``trischaken``: the settlement, given ``{seat: thirds}`` of the active seats and Vorhand;
     - ``trischaken_revoke``: what the offender pays each other player in Trischaken;
     - ``hands_per_round``: hands at a 4-table (§5); a 5-table plays ``× 5/4``.
@@ -84,6 +87,8 @@ class Edition:
     trischaken: TrischakenSettlement
     trischaken_revoke: int
     hands_per_round: int
+    valat_multiplies: bool = False
+    announced_valat_excludes: tuple[str, ...] = ()
     default_rounds: int = 3
     tiebreaks: tuple[str, ...] = ("best_rounds", "lots")
     notes: tuple[str, ...] = field(default=())
@@ -114,6 +119,7 @@ class KoenigrufenRuleset:
         self.key = spec.key
         self.edition = spec.edition
         self.name = spec.name
+        self.label = f"{spec.name} {spec.edition}"
         self.source = spec.source
         self.editions = tuple(editions) or (spec.edition,)
         self.options = {**self.option_defaults, **(options or {})}
@@ -340,7 +346,7 @@ class _Check:
         try:
             contract = self.rs.contract(key)
         except (KeyError, TypeError):
-            self.add(_("Unknown contract “%(contract)s” in %(ruleset)s."), contract=key, ruleset=self.rs.name)
+            self.add(_("Unknown contract “%(contract)s” in %(ruleset)s."), contract=key, ruleset=self.rs.label)
             return
         self.contract = contract
         declarer = self.seat("declarer", _("declarer"), required=not contract.trischaken)
@@ -382,6 +388,13 @@ class _Check:
                         self.add(_("%(bonus)s made by the declarer's team means the game was won."), bonus=name)
                     if b["team"] == "opponents" and won:
                         self.add(_("%(bonus)s made by the opponents means the game was lost."), bonus=name)
+        if any(b["bonus"] == "valat" and b["announced"] for b in bonuses):
+            for b in bonuses:
+                if b["bonus"] in self.rs.spec.announced_valat_excludes and b["announced"]:
+                    self.add(
+                        _("%(bonus)s cannot be announced beside an announced Valat."),
+                        bonus=self.rs.bonus(b["bonus"]).name,
+                    )
         valat = next((b for b in bonuses if b["bonus"] == "valat" and b["made"]), None)
         if valat:
             for b in bonuses:
@@ -411,7 +424,7 @@ class _Check:
             try:
                 definition = self.rs.bonus(key)
             except (KeyError, TypeError):
-                self.add(_("Unknown bonus “%(bonus)s” in %(ruleset)s."), bonus=key, ruleset=self.rs.name)
+                self.add(_("Unknown bonus “%(bonus)s” in %(ruleset)s."), bonus=key, ruleset=self.rs.label)
                 continue
             name = definition.name
             if key not in allowed:
@@ -560,15 +573,24 @@ def _settle(rs: KoenigrufenRuleset, h: dict, n: int) -> Settlement:
         posts.append((_("conceded (schleifen)"), -value))
         partner = None
     else:
-        game = contract.value if h["won"] else -contract.value * contract.lost_factor
-        posts.append((contract.name, game))
-        valat_made = any(b["bonus"] == "valat" and b["made"] for b in h["bonuses"])
+        valat = next((b for b in h["bonuses"] if b["bonus"] == "valat"), None)
+        if rs.spec.valat_multiplies and valat:
+            # 2009 (§3): silent 4V / announced 8V replace the game post, never doubled.
+            factor = rs.bonus("valat").announced if valat["announced"] else rs.bonus("valat").silent
+            sign = 1 if (valat["team"] == "declarer") == valat["made"] else -1
+            posts.append((f"{contract.name} Valat ×{factor}", sign * factor * contract.value))
+        else:
+            game = contract.value if h["won"] else -contract.value * contract.lost_factor
+            posts.append((contract.name, game))
+        valat_made = bool(valat and valat["made"])
         for b in h["bonuses"]:
             name = rs.bonus(b["bonus"]).name
+            if b is valat and rs.spec.valat_multiplies:
+                continue
             if valat_made and b["bonus"] in rs.spec.valat_absorbs and (
                 rs.spec.valat_absorbs_announced or not b["announced"]
             ):
-                posts.append((name, 0))  # absorbed by the Valat (§4.1)
+                posts.append((name, 0))  # absorbed by the Valat (§2.1, §3, §4.1)
                 continue
             posts.append((name, rs.bonus_value(contract, b)))
     net = sum(v for _label, v in posts)
@@ -583,15 +605,25 @@ def _settle(rs: KoenigrufenRuleset, h: dict, n: int) -> Settlement:
 
 def _settle_revoke(rs: KoenigrufenRuleset, contract: Contract, h: dict, n: int, active: list[int]) -> Settlement:
     """Renonce (§1): every non-offender scores what a winner in his position scores; the offender
-    pays the sum. Winner's value ``V + A``, ``A`` all announced bonuses of both sides (solo ×2)."""
+    pays the sum. Winner's value ``V + A``, ``A`` all announced bonuses of both sides (solo ×2);
+    where Valat multiplies the game (2009), an announced Valat puts ``8V`` in place of ``V``."""
     factor = 2 if contract.solo else 1
-    announced = sum(rs.bonus(b["bonus"]).announced for b in h["bonuses"] if b["announced"]) * factor
-    win = contract.value + announced
+    game = contract.value
+    counted = []
+    for b in h["bonuses"]:
+        if not b["announced"]:
+            continue
+        if b["bonus"] == "valat" and rs.spec.valat_multiplies:
+            game = rs.bonus("valat").announced * contract.value
+        else:
+            counted.append(b)
+    announced = sum(rs.bonus(b["bonus"]).announced for b in counted) * factor
+    win = game + announced
     offender, declarer = h["revoke"], h["declarer"]
     alone = h["partner"] is None
     amounts = {s: (3 * win if (s == declarer and alone) else win) for s in active if s != offender}
     amounts[offender] = -sum(amounts.values())
-    posts = ((contract.name, contract.value), (_("announced bonuses"), announced))
+    posts = ((contract.name, game), (_("announced bonuses"), announced))
     return Settlement(posts=posts, summary=_("Renonce: the offender pays every other player"), row=_row(n, amounts))
 
 
@@ -662,6 +694,77 @@ def trischaken_tirol(points: Mapping[int, int], vorhand: int) -> TrischakenResul
     return TrischakenResult(amounts, reason)
 
 
+def _losers(points: Mapping[int, int], vorhand: int) -> list[int]:
+    """The players with the most card points; Vorhand among them loses alone (§2.2, §3.1)."""
+    most = max(points.values())
+    top = [s for s, p in points.items() if p == most]
+    return [vorhand] if vorhand in top else top
+
+
+MAYOR_WTC_2020 = 3 * 35 + 2  # "mindestens 35 Punkte und 2 Blatt" (koenigrufen.md §2.2)
+MAYOR_WTC_2009 = 3 * 36  # "36 or more points" (koenigrufen.md §3.1 Decision)
+
+
+def trischaken_wtc_2020(points: Mapping[int, int], vorhand: int) -> TrischakenResult:
+    """Wiener Tarockcup 2020 Trischaken, the pot rule (``koenigrufen.md`` §2.2).
+
+    The loser (most points; tied losers share, unless Vorhand is among them: then Vorhand alone)
+    pays a pot of 6, doubled if he is Vorhand or a Bürgermeister (35/2 or more), 24 if both. The
+    non-losers share the pot; if anyone took no trick, the Jungfrauen share it and the others get 0.
+    """
+    losers = _losers(points, vorhand)
+    pot = 6
+    if losers == [vorhand]:
+        pot *= 2
+    if len(losers) == 1 and points[losers[0]] >= MAYOR_WTC_2020:
+        pot *= 2
+    jungfrauen = [s for s, p in points.items() if p == 0]
+    recipients = jungfrauen or [s for s in points if s not in losers]
+    amounts = {s: Fraction(0) for s in points}
+    for s in losers:
+        amounts[s] = Fraction(-pot, len(losers))
+    for s in recipients:
+        amounts[s] = Fraction(pot, len(recipients))
+    if jungfrauen:
+        reason = Problem(_("the loser pays the pot of %(pot)s to the Jungfrau (no trick)"), pot=pot)
+    else:
+        reason = Problem(_("the loser pays the pot of %(pot)s to the others"), pot=pot)
+    return TrischakenResult(amounts, reason)
+
+
+def trischaken_wtc_2009(points: Mapping[int, int], vorhand: int) -> TrischakenResult:
+    """Wiener Tarockcup 2009 Trischaken (``koenigrufen.md`` §3.1 and its Decisions).
+
+    Unit ``u`` = 1, ×2 if the loser is Vorhand, ×2 if he is a Bürgermeister (36 or more). Without a
+    Jungfrau each loser pays ``u`` to each non-loser. With Jungfrauen a single loser pays ``3u``,
+    tied losers 3 each, shared equally by the Jungfrauen; the others get 0. A share that is not
+    whole (a loser of ``u`` = 1 and two Jungfrauen) makes the hand a manual row.
+    """
+    losers = _losers(points, vorhand)
+    unit = 1
+    if losers == [vorhand]:
+        unit *= 2
+    if len(losers) == 1 and points[losers[0]] >= MAYOR_WTC_2009:
+        unit *= 2
+    jungfrauen = [s for s, p in points.items() if p == 0]
+    amounts = {s: Fraction(0) for s in points}
+    if jungfrauen:
+        each = 3 * unit if len(losers) == 1 else 3
+        for s in losers:
+            amounts[s] = Fraction(-each)
+        for s in jungfrauen:
+            amounts[s] = Fraction(each * len(losers), len(jungfrauen))
+        reason = _("the loser pays the Jungfrau (no trick)")
+    else:
+        others = [s for s in points if s not in losers]
+        for s in losers:
+            amounts[s] = Fraction(-unit * len(others))
+        for s in others:
+            amounts[s] = Fraction(unit * len(losers))
+        reason = _("the loser pays each other player")
+    return TrischakenResult(amounts, reason)
+
+
 # ---------------------------------------------------------------------------------- editions
 
 _ALL_BONUSES_KING = ("pagat", "uhu", "kakadu", "quapil", "koenig_ultimo", "mondfang", "vier_koenige", "trull", "sack1", "sack2", "valat")
@@ -716,4 +819,103 @@ TIROL_2019 = Edition(
     trischaken_revoke=4,  # §4.2 step 1: offender −12, the others +4 each
     hands_per_round=16,  # §5: 16 at a 4-table, 20 at a 5-table
     default_rounds=3,  # tournament-formats.md §1
+)
+
+
+_WTC_BONUSES = ("pagat", "uhu", "kakadu", "quapil", "koenig_ultimo", "vier_koenige", "trull", "valat")
+_WTC_FAMILIES = {
+    "king_call": _WTC_BONUSES,
+    "dreier": tuple(b for b in _WTC_BONUSES if b != "koenig_ultimo"),
+    "colour": ("vier_koenige", "valat"),
+    "negative": (),
+    "trischaken": (),
+}
+
+
+def _wtc_bonuses(valat: Bonus) -> tuple[Bonus, ...]:
+    """The WTC bonus table (``koenigrufen.md`` §2: no Mondfang, no Säcke) with its Valat."""
+    return (
+        Bonus("pagat", "Pagat", 1, 2, "trick", can_fail_silently=True),
+        Bonus("uhu", "Uhu", 2, 4, "trick", can_fail_silently=True),
+        Bonus("kakadu", "Kakadu", 3, 6, "trick", can_fail_silently=True),
+        Bonus("quapil", "Quapil", 4, 8, "trick", can_fail_silently=True),
+        Bonus("koenig_ultimo", "König ultimo", 1, 2, "trick", can_fail_silently=True),
+        Bonus("vier_koenige", "Vier Könige", 1, 2, "material"),
+        Bonus("trull", "Trull", 1, 2, "material"),
+        valat,
+    )
+
+
+WTC_2020 = Edition(
+    key="wiener-tarockcup",
+    edition="2020",
+    name="Wiener Tarockcup",
+    source="WTC Tarife und Regeln 2020 (koenigrufen.md §1, §2)",
+    contracts=(
+        # koenigrufen.md §2 table, bidding order ascending
+        Contract("rufer", "Rufer", 1, "king_call", vorhand_only=True),
+        Contract("trischaken", "Trischaken", None, "trischaken", vorhand_only=True),
+        Contract("piccolo", "Piccolo", 2, "negative"),
+        Contract("zwiccolo", "Zwiccolo", 2, "negative"),
+        Contract("solorufer", "Solorufer", 2, "king_call", solo=True),
+        Contract("pagatrufer", "Pagatrufer", 1, "king_call", bird="pagat"),
+        Contract("bettler", "Bettler", 4, "negative"),
+        Contract("sechserdreier", "Sechserdreier", 4, "dreier", vorhand_only=True, lost_factor=2),
+        Contract("uhurufer", "Uhurufer", 1, "king_call", bird="uhu"),
+        Contract("farbendreier", "Farbendreier", 5, "colour"),
+        Contract("dreier", "Dreier", 5, "dreier"),
+        Contract("piccolo_ouvert", "Piccolo ouvert", 6, "negative"),
+        Contract("zwiccolo_ouvert", "Zwiccolo ouvert", 6, "negative"),
+        Contract("kakadurufer", "Kakadurufer", 1, "king_call", bird="kakadu"),
+        Contract("bettler_ouvert", "Bettler ouvert", 8, "negative"),
+        Contract("quapilrufer", "Quapilrufer", 1, "king_call", bird="quapil"),
+        Contract("farbensolo", "Farbensolo", 10, "colour", solo=True),
+        Contract("solodreier", "Solodreier", 10, "dreier", solo=True),
+    ),
+    bonuses=_wtc_bonuses(Bonus("valat", "Valat", 10, 20, "valat")),
+    family_bonuses=_WTC_FAMILIES,
+    # §2.1: a made Valat absorbs the silent Trull and silent Vier Könige; announced ones count
+    valat_absorbs=("trull", "vier_koenige"),
+    valat_absorbs_announced=False,
+    announced_valat_excludes=("trull", "vier_koenige"),  # W20: "können ... nicht angesagt werden"
+    trischaken=trischaken_wtc_2020,
+    trischaken_revoke=6,  # §2.2: the offender pays 6 to each other active player
+    hands_per_round=20,  # §5: "fünf Radln"; 25 at a 5-table
+)
+
+WTC_2009 = Edition(
+    key="wiener-tarockcup",
+    edition="2009",
+    name="Wiener Tarockcup",
+    source="Dummett & McLeod, supplement 18.10 (koenigrufen.md §1, §3)",
+    contracts=(
+        # koenigrufen.md §3 table
+        Contract("rufer", "Rufer", 1, "king_call", vorhand_only=True),
+        Contract("trischaken", "Trischaken", None, "trischaken", vorhand_only=True),
+        Contract("sechserdreier", "Sechserdreier", 5, "dreier", vorhand_only=True, lost_factor=2),
+        Contract("piccolo", "Piccolo", 2, "negative"),
+        Contract("solorufer", "Solorufer", 2, "king_call", solo=True),
+        Contract("pagatrufer", "Pagatrufer", 1, "king_call", bird="pagat"),
+        Contract("bettler", "Bettler", 4, "negative"),
+        Contract("uhurufer", "Uhurufer", 1, "king_call", bird="uhu"),
+        Contract("farbendreier", "Farbendreier", 5, "colour"),
+        Contract("dreier", "Dreier", 5, "dreier"),
+        Contract("piccolo_ouvert", "Piccolo ouvert", 6, "negative"),
+        Contract("kakadurufer", "Kakadurufer", 1, "king_call", bird="kakadu"),
+        Contract("bettler_ouvert", "Bettler ouvert", 8, "negative"),
+        Contract("quapilrufer", "Quapilrufer", 1, "king_call", bird="quapil"),
+        Contract("farbensolo", "Farbensolo", 10, "colour", solo=True),
+        Contract("solodreier", "Solodreier", 10, "dreier", solo=True),
+    ),
+    # §3: "Valat ×8/×4" of the game value, replacing the game post
+    bonuses=_wtc_bonuses(Bonus("valat", "Valat", 4, 8, "valat", multiplier=True)),
+    family_bonuses=_WTC_FAMILIES,
+    # §3: "the score for Valat supersedes the game, Four Kings and Trull, but not birds"; announced
+    # Trull and Vier Könige still score (the cup's 2019/20 text)
+    valat_absorbs=("trull", "vier_koenige"),
+    valat_absorbs_announced=False,
+    valat_multiplies=True,
+    trischaken=trischaken_wtc_2009,
+    trischaken_revoke=2,  # §3.1 Decision: the offender pays 2 to each other player
+    hands_per_round=20,
 )

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from scoring.demo import DEMO_PASSWORD, DEMO_USERNAME, build_tirol_demo, ensure_director
+from scoring.demo import DEMO_PASSWORD, DEMO_USERNAME, DEMOS, build_demo, ensure_director
 
 
 class Command(BaseCommand):
@@ -11,6 +11,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, reset=False, **options):
         ensure_director()
-        tournament = build_tirol_demo(reset=reset)
-        self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
+        for spec in DEMOS:
+            tournament = build_demo(spec, reset=reset)
+            self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
         self.stdout.write(f"Director login: {DEMO_USERNAME} / {DEMO_PASSWORD}")
