@@ -8,6 +8,7 @@ development defaults:
 - ``SECRET_KEY``: required when ``DEBUG`` is off.
 - ``DEBUG``: ``1``/``true`` to switch on; default on for development.
 - ``ALLOWED_HOSTS``: comma-separated; default ``127.0.0.1,localhost``.
+- ``CONN_MAX_AGE``: seconds to keep database connections open; default 0.
 """
 
 import os
@@ -84,7 +85,9 @@ WSGI_APPLICATION = "config.wsgi.application"
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=60,
+        # Persistent connections are for production (CONN_MAX_AGE=60); off by default, so a test
+        # run can drop its database at the end.
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
