@@ -79,5 +79,12 @@ class RulesView(DetailView):
         ctx = super().get_context_data(**kwargs)
         rs = self.object.get_ruleset()
         ctx["ruleset"] = rs
-        ctx["contracts"] = [{"contract": c, "bonuses": rs.allowed_bonuses(c.key)} for c in rs.contracts]
+        ctx["contracts"] = [
+            {
+                "contract": c,
+                "bonuses": rs.allowed_bonuses(c.key),
+                "bird": rs.bonus(c.bird) if c.bird and c.bird != "any" else None,
+            }
+            for c in rs.contracts
+        ]
         return ctx

@@ -71,6 +71,7 @@ def test_forms_and_rules_pages_come_from_the_editions_catalogue(director_client,
     assert "bonus_mondfang" not in form.fields and "bonus_sack1" not in form.fields
     rules = director_client.get(reverse("tournaments:rules", args=[wtc.round.tournament_id])).content.decode()
     assert "Pagatrufer" in rules and "Besserrufer" not in rules and "Mondfang" not in rules
+    assert "plus the announced Pagat (2)" in rules
     t09 = create(director_client, "2009")
     rules = director_client.get(reverse("tournaments:rules", args=[t09.pk])).content.decode()
     assert "×8" in rules and "×4" in rules and "Zwiccolo" not in rules
