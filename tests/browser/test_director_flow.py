@@ -8,6 +8,7 @@ import os
 import shutil
 
 import pytest
+from django.db import connections
 
 from scoring.models import Hand
 from tournaments import services
@@ -32,6 +33,9 @@ def page():
         page = browser.new_page(locale="en-GB")
         yield page
         browser.close()
+        # The test's ORM queries ran inside Playwright's event-loop context, where Django keeps a
+        # connection of its own: close it here, or PostgreSQL cannot drop the test database.
+        connections.close_all()
 
 
 def log_in_to_sheet(page, live_server, table):

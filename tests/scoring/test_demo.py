@@ -39,11 +39,11 @@ def test_demo_is_a_complete_tirol_tournament(demo, client):
 
 
 def test_demo_is_reproducible_and_idempotent(demo):
-    rows = list(Hand.objects.order_by("table__round__number", "table__number", "number").values_list("scores", flat=True))
+    rows = list(Hand.objects.order_by("table__round__tournament__name", "table__round__number", "table__number", "number").values_list("scores", flat=True))
     call_command("build_demo")  # idempotent: keeps the existing demo
     assert Tournament.objects.filter(name=TIROL_DEMO_NAME).count() == 1
     call_command("build_demo", "--reset")
-    again = list(Hand.objects.order_by("table__round__number", "table__number", "number").values_list("scores", flat=True))
+    again = list(Hand.objects.order_by("table__round__tournament__name", "table__round__number", "table__number", "number").values_list("scores", flat=True))
     assert again == rows
 
 
