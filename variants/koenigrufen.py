@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .base import Breakdown, Bonus, Contract, InvalidHand, Problem, SeatCard, _
+from .checks import HandCheck, is_int
 from .cardpoints import WHOLE_PACK_THIRDS, CardPointsError, format_thirds, parse_thirds
 
 BIRDS = ("pagat", "uhu", "kakadu", "quapil")
 RESULT_BONUSES = ("valat", "sack1", "sack2")  # made by one side, they decide who won the game
 MIN_TRICK_THIRDS = 4  # a player with a trick has at least four cards: 1/1 (hand-record.md)
 TEAMS = ("declarer", "opponents")
-OUTCOMES = ("played", "struck", "manual")
 
 # Seating by card (tournament-formats.md §2): the Tarock draws Vorhand of the first hand, the others
 # follow in playing order Herz, Karo, Pik, Kreuz (Kreuz only at a 5-table).
@@ -112,6 +112,7 @@ class KoenigrufenRuleset:
     preferred_table_size = 4
     max_other_tables = None
     zero_sum = True
+    sitting_out_pays = False  # the sitting-out dealer of a 5-table scores 0 (§1 "Table")
     option_defaults = {"failed_silent_birds_count": True}
 
     def __init__(self, spec: Edition, editions: Sequence[str] = (), options: Mapping | None = None):
@@ -149,6 +150,19 @@ class KoenigrufenRuleset:
         allowed = set(self.spec.family_bonuses.get(self.contract(contract_key).family, ()))
         return tuple(b for b in self.bonuses if b.key in allowed)
 
+    def fields(self, contract: Contract) -> tuple[str, ...]:
+        """The record fields the entry form asks for this contract (``hand-record.md`` "Fields")."""
+        if contract.trischaken:
+            return ("card_points", "revoke")
+        fields = ["declarer", "won"]
+        if contract.king_call:
+            fields.append("partner")
+            if contract.has_talon:
+                fields.append("conceded")
+        if self.allowed_bonuses(contract.key):
+            fields.append("bonuses")
+        return (*fields, "revoke")
+
     def catalogue(self) -> dict:
         """The contract and bonus tables as plain data (for forms, help pages and JSON)."""
         return {
@@ -166,7 +180,7 @@ class KoenigrufenRuleset:
                     "bird": c.bird,
                     "lost_factor": c.lost_factor,
                     "king_call": c.king_call,
-                    "can_concede": c.king_call and c.has_talon,
+                    "fields": list(self.fields(c)),
                     "bonuses": [b.key for b in self.allowed_bonuses(c.key)],
                 }
                 for c in self.contracts
@@ -267,88 +281,17 @@ def _normalise(hand: Mapping) -> dict:
     return h
 
 
-def _is_seat(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-class _Check:
+class _Check(HandCheck):
     """One validation run (``koenigrufen.md`` §1 "Validation"): collects problems in order."""
 
-    def __init__(self, rs: KoenigrufenRuleset, hand, table_size: int):
-        self.rs = rs
-        self.raw = hand
-        self.n = table_size
-        self.problems: list[Problem] = []
-
-    def add(self, msgid: str, **params) -> None:
-        self.problems.append(Problem(msgid, **params))
-
-    def run(self) -> list[Problem]:
-        if not isinstance(self.raw, Mapping):
-            self.add(_("The hand record must be a JSON object."))
-            return self.problems
-        if self.n not in self.rs.table_sizes:
-            self.add(_("A Königrufen table has 4 or 5 seats, not %(size)s."), size=self.n)
-            return self.problems
-        self.hand = h = _normalise(self.raw)
-        dealer = h.get("dealer")
-        if not _is_seat(dealer) or not 0 <= dealer < self.n:
-            self.add(_("The dealer must be a seat from 0 to %(last)s."), last=self.n - 1)
-            return self.problems
-        self.dealer = dealer
-        self.vorhand = (dealer + 1) % self.n
-        self.out = self.rs.sitting_out(dealer, self.n)
-        self.active = self.rs.active_seats(dealer, self.n)
-        outcome = h["outcome"]
-        if outcome not in OUTCOMES:
-            self.add(_("Unknown outcome “%(outcome)s”: use played, struck or manual."), outcome=outcome)
-        elif outcome == "manual":
-            self.check_manual()
-        elif outcome == "played":
-            self.check_played()
-        return self.problems
-
-    # -- manual rows (hand-record.md "The score row") --
-
-    def check_manual(self) -> None:
-        scores = self.hand.get("scores")
-        if not isinstance(scores, list) or len(scores) != self.n or not all(_is_seat(s) for s in scores):
-            self.add(_("A manual row needs %(size)s whole numbers, one per seat."), size=self.n)
-            return
-        if sum(scores):
-            self.add(
-                _("The row does not sum to 0 (difference %(difference)+d): a writing error (Schreibfehler)."),
-                difference=sum(scores),
-            )
-        if self.out is not None and scores[self.out]:
-            self.add(_("The dealer %(seat)s sits out this hand and must score 0."), seat=self.out)
-
-    # -- played hands --
-
-    def seat(self, field_name: str, label: str, *, required: bool) -> int | None:
-        """The seat in ``field_name`` if it is an active seat, else ``None`` (with a problem)."""
-        value = self.hand.get(field_name)
-        if value is None:
-            if required:
-                self.add(_("The %(role)s is missing."), role=label)
-            return None
-        if not _is_seat(value) or not 0 <= value < self.n:
-            self.add(_("The %(role)s must be a seat from 0 to %(last)s."), role=label, last=self.n - 1)
-            return None
-        if value == self.out:
-            self.add(_("%(seat)s deals and sits out this hand and cannot be %(role)s."), seat=value, role=label)
-            return None
-        return value
+    def normalise(self, hand: Mapping) -> dict:
+        return _normalise(hand)
 
     def check_played(self) -> None:
         h = self.hand
-        key = h.get("contract")
-        try:
-            contract = self.rs.contract(key)
-        except (KeyError, TypeError):
-            self.add(_("Unknown contract “%(contract)s” in %(ruleset)s."), contract=key, ruleset=self.rs.label)
+        contract = self.contract()
+        if contract is None:
             return
-        self.contract = contract
         declarer = self.seat("declarer", _("declarer"), required=not contract.trischaken)
         if contract.vorhand_only and declarer is not None and declarer != self.vorhand:
             self.add(
@@ -362,7 +305,7 @@ class _Check:
                 self.seat("partner", _("partner"), required=False)
             else:
                 self.add(_("A %(contract)s has no partner: only king-call contracts do."), contract=contract.name)
-        if "kontra" in h and (not _is_seat(h["kontra"]) or not 0 <= h["kontra"] <= 4):
+        if "kontra" in h and (not is_int(h["kontra"]) or not 0 <= h["kontra"] <= 4):
             self.add(_("Kontra must be a level from 0 to 4."))
         if not isinstance(h["conceded"], bool):
             self.add(_("“Conceded” must be true or false."))

@@ -1,0 +1,341 @@
+"""Three-handed Cego as played at the Ichenheim tournament (``cego-ichenheim.md``).
+
+Pure Python. A hand is scored from the declarer's card points: a base value ``B`` in steps of 5 over
+35 (won) or below 36 (lost), times the contract's factor; every other player at the table — the
+defenders and the sitting-out dealer of a 4-table — pays ``V`` to the declarer or receives it from
+him. Rows sum to 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .base import Breakdown, Contract, InvalidHand, Problem, SeatCard, _
+from .cardpoints import CardPointsError, parse_thirds
+from .checks import HandCheck, is_int
+
+FAMILY_CEGO = "cego"  # the Cego family: cego .. geiss, factor f, may be played against a Solo
+
+CONTRACTS = (
+    # cego-ichenheim.md §2: key, name, factor f (Cego family), family
+    Contract("cego", "Cego", 1, FAMILY_CEGO, vorhand_only=True, note=_("Vorhand's compulsory game")),
+    Contract("eine", "Eine", 2, FAMILY_CEGO),
+    Contract("eine_leere", "Eine Leere", 3, FAMILY_CEGO),
+    Contract("zwei_leere", "Zwei Leere", 4, FAMILY_CEGO),
+    Contract("zwei_verschiedene", "Zwei Verschiedene", 5, FAMILY_CEGO),
+    Contract("geiss", "Geiß", 6, FAMILY_CEGO, note=_("Kleiner Mann")),
+    Contract("solo", "Solo", 1, "solo", note=_("own hand, factor 1 won or lost")),
+    Contract("ulti", "Ulti", 20, "ulti", note=_("own hand, last trick with Trock I")),
+    Contract("solodu", "Solodu", 64, "solodu", note=_("own hand, every trick (Drescher)")),
+    # Options, off by default (§2 Decision; SEED 17.4)
+    Contract("piccolo", "Piccolo", 10, "piccolo"),
+    Contract("bettel", "Bettel", 15, "bettel"),
+    Contract("raeuber", "Räuber", 5, "raeuber", vorhand_only=True, note=_("the player with most points pays")),
+)
+OPTION_CONTRACTS = {"piccolo": "piccolo", "bettel": "bettel", "raeuber": "raeuber"}
+
+# Seating by card (tournament-formats.md §2): the highest card deals first, the others follow in
+# playing order by the strength of their cards.
+SEAT_CARDS = (
+    SeatCard("gstiess", "Gstieß"),
+    SeatCard("21", "Trock XXI"),
+    SeatCard("20", "Trock XX"),
+    SeatCard("19", "Trock XIX"),
+)
+
+BUERGERMEISTER = 35  # loses with exactly 35 (§3)
+
+
+def base_value(points: int) -> int:
+    """Base value ``B`` of ``cego-ichenheim.md`` §3 for the declarer's card points ``0..70``.
+
+    Won (36 or more): one per 5 points or part of 5 over 35; lost: one per 5 points or part of 5
+    below 36; 8 when one side took every trick (0 or 70).
+    """
+    if points in (0, 70):
+        return 8
+    if points >= 36:
+        return -(-(points - 35) // 5)
+    return -(-(36 - points) // 5)
+
+
+@dataclass(frozen=True)
+class Settlement(Breakdown):
+    """A :class:`~variants.base.Breakdown` with the row it explains."""
+
+    row: tuple[int, ...] = ()
+
+
+class CegoRuleset:
+    """Validate and score Ichenheim Cego hands (``cego-ichenheim.md``).
+
+    ``options``: ``piccolo``, ``bettel``, ``raeuber`` enable those contracts (off by default).
+    Interface as :class:`variants.koenigrufen.KoenigrufenRuleset`.
+    """
+
+    family = "cego"
+    key = "cego-ichenheim"
+    edition = "ichenheim"
+    editions = ("ichenheim",)
+    name = "Cego Ichenheim"
+    label = "Cego Ichenheim"
+    source = "Dummett & McLeod, supplement 17.3 (cego-ichenheim.md)"
+    table_sizes = (3, 4)
+    preferred_table_size = 3
+    max_other_tables = 2  # "one or two tables of four players" (§1)
+    zero_sum = True
+    sitting_out_pays = True  # the sitting-out dealer "wins and loses equally with the defenders"
+    bonuses: tuple = ()
+    default_rounds = 2  # "Two sessions of 24 deals" (§1)
+    default_hands_per_round = 24
+    tiebreaks = ("card_draw",)  # §4: equal rank, then a card draw recorded by the director
+    option_defaults = {"piccolo": False, "bettel": False, "raeuber": False}
+
+    def __init__(self, editions: Sequence[str] = (), options: Mapping | None = None):
+        self.options = {**self.option_defaults, **(options or {})}
+        self.contracts = tuple(
+            c for c in CONTRACTS if c.key not in OPTION_CONTRACTS or self.options[OPTION_CONTRACTS[c.key]]
+        )
+        self._contracts = {c.key: c for c in self.contracts}
+
+    def __repr__(self) -> str:
+        return f"<CegoRuleset {self.key} {self.options}>"
+
+    # ----------------------------------------------------------------- catalogue and table format
+
+    def contract(self, key: str) -> Contract:
+        """The contract with ``key`` (enabled options only); raises ``KeyError``."""
+        return self._contracts[key]
+
+    def bonus(self, key: str):
+        """Cego has no bonuses: always raises ``KeyError``."""
+        raise KeyError(key)
+
+    def allowed_bonuses(self, contract_key: str) -> tuple:
+        self.contract(contract_key)
+        return ()
+
+    @staticmethod
+    def fields(contract: Contract) -> tuple[str, ...]:
+        """The record fields the entry form asks for this contract."""
+        if contract.family == FAMILY_CEGO:
+            return ("declarer", "declarer_points", "against_solo")
+        if contract.family == "solo":
+            return ("declarer", "declarer_points")
+        if contract.family == "raeuber":
+            return ("card_points",)
+        return ("declarer", "won")
+
+    def catalogue(self) -> dict:
+        """The contract table as plain data (for forms, help pages and JSON)."""
+        return {
+            "key": self.key,
+            "edition": self.edition,
+            "name": self.name,
+            "contracts": [
+                {
+                    "key": c.key,
+                    "name": c.name,
+                    "value": c.value,
+                    "family": c.family,
+                    "vorhand_only": c.vorhand_only,
+                    "fields": list(self.fields(c)),
+                    "bonuses": [],
+                }
+                for c in self.contracts
+            ],
+            "bonuses": [],
+        }
+
+    def hands_per_round(self, table_size: int, base: int | None = None) -> int:
+        """24 hands at every table, 3 or 4 (§1 "Two sessions of 24 deals")."""
+        return self.default_hands_per_round if base is None else base
+
+    def seat_cards(self, table_size: int) -> tuple[SeatCard, ...]:
+        """Seating cards in seat order: seat 0 draws the highest card and deals first."""
+        return SEAT_CARDS[:table_size]
+
+    def first_dealer(self, table_size: int) -> int:
+        return 0
+
+    @staticmethod
+    def sitting_out(dealer: int, table_size: int) -> int | None:
+        """The dealer of a 4-table takes no part in the play (§1); he still pays and receives."""
+        return dealer if table_size == 4 else None
+
+    @classmethod
+    def active_seats(cls, dealer: int, table_size: int) -> list[int]:
+        seats = [(dealer + 1 + i) % table_size for i in range(table_size)]
+        return [s for s in seats if s != cls.sitting_out(dealer, table_size)]
+
+    base_value = staticmethod(base_value)
+
+    def flags(self, hand: Mapping) -> list[str]:
+        """Display flags of §3: ``"buergermeister"`` (lost with exactly 35), ``"durchgegangen"`` (0)."""
+        points = hand.get("declarer_points")
+        try:
+            points = parse_thirds(points, allow_blatt=False) // 3 if points is not None else None
+        except CardPointsError:
+            return []
+        if points == BUERGERMEISTER:
+            return ["buergermeister"]
+        if points == 0:
+            return ["durchgegangen"]
+        return []
+
+    # ------------------------------------------------------------------------------ public API
+
+    def validate(self, hand, table_size: int, history: Sequence = ()) -> list[Problem]:
+        """Problems with ``hand`` (``cego-ichenheim.md`` §3 "Validation"); empty when valid."""
+        return _Check(self, hand, table_size).run()
+
+    def score(self, hand, table_size: int, history: Sequence = ()) -> list[int]:
+        """The zero-sum row of ``hand``; raises :class:`~variants.base.InvalidHand`."""
+        return list(self.breakdown(hand, table_size).row)
+
+    def breakdown(self, hand, table_size: int, history: Sequence = ()) -> Settlement:
+        """The row with how it came about; raises :class:`~variants.base.InvalidHand`."""
+        problems = self.validate(hand, table_size, history)
+        if problems:
+            raise InvalidHand(problems)
+        return _settle(self, dict(hand), table_size)
+
+
+def _points(value) -> int:
+    """Whole card points ``0..70`` (Cego has no Blatt); raises :class:`CardPointsError`."""
+    return parse_thirds(value, allow_blatt=False) // 3
+
+
+class _Check(HandCheck):
+    def check_played(self) -> None:
+        h = self.hand
+        contract = self.contract()
+        if contract is None:
+            return
+        for field_name, message in (
+            ("partner", _("Cego has no partner.")),
+            ("revoke", _("Cego has no Renonce settlement: enter a manual row agreed by the tournament director.")),
+        ):
+            if h.get(field_name) is not None:
+                self.add(message)
+        if h.get("bonuses"):
+            self.add(_("Cego has no bonuses."))
+        against_solo = h.get("against_solo", False)
+        if not isinstance(against_solo, bool):
+            self.add(_("“Against a Solo” must be true or false."))
+        elif against_solo and contract.family != FAMILY_CEGO:
+            self.add(_("Only the Cego games (Cego to Geiß) can be played against a Solo, not %(contract)s."), contract=contract.name)
+        if contract.family == "raeuber":
+            self.check_raeuber()
+            return
+        declarer = self.seat("declarer", _("declarer"), required=True)
+        if (
+            contract.vorhand_only
+            and declarer is not None
+            and declarer != self.vorhand
+            and not against_solo
+        ):
+            self.add(
+                _("Only Vorhand (%(vorhand_seat)s) may play a %(contract)s, unless against a Solo."),
+                vorhand_seat=self.vorhand,
+                contract=contract.name,
+            )
+        won = h.get("won")
+        if won is not None and not isinstance(won, bool):
+            self.add(_("“Won” must be true or false."))
+            return
+        raw = h.get("declarer_points")
+        if contract.family in (FAMILY_CEGO, "solo") or (contract.family == "solodu" and raw is not None):
+            if raw is None:
+                self.add(_("Enter the declarer's card points (0 to 70)."))
+                return
+            try:
+                points = _points(raw)
+            except CardPointsError:
+                self.add(_("The declarer's card points must be a whole number from 0 to 70, not “%(value)s”."), value=raw)
+                return
+            derived = points == 70 if contract.family == "solodu" else points >= 36
+            if won is not None and won != derived:
+                self.add(
+                    _("%(points)s card points mean the %(contract)s was %(result)s."),
+                    points=points,
+                    contract=contract.name,
+                    result=_("won") if derived else _("lost"),
+                )
+        elif won is None:
+            self.add(_("Say whether the %(contract)s was won or lost."), contract=contract.name)
+
+    def check_raeuber(self) -> None:
+        """Räuber (option): whole card points for every active seat, summing to 70."""
+        raw = self.hand.get("card_points")
+        if not isinstance(raw, Mapping):
+            self.add(_("Räuber needs the card points of every active player."))
+            return
+        points = {}
+        for key, value in raw.items():
+            try:
+                seat = int(key)
+                points[seat] = _points(value)
+            except (TypeError, ValueError, CardPointsError):
+                self.add(_("Card points must be whole numbers from 0 to 70 per seat, not “%(value)s”."), value=value)
+                return
+        if sorted(points) != sorted(self.active):
+            self.add(_("Räuber needs the card points of exactly the active players."))
+            return
+        if sum(points.values()) != 70:
+            self.add(_("The card points add up to %(total)s, not 70."), total=sum(points.values()))
+            return
+        most = max(points.values())
+        if list(points.values()).count(most) > 1:
+            self.add(_("Two players tie for most points: enter a manual row agreed by the tournament director."))
+
+
+def _row(n: int, amounts: Mapping[int, int]) -> tuple[int, ...]:
+    row = [0] * n
+    for seat, value in amounts.items():
+        row[seat] += value
+    assert sum(row) == 0, f"Cego row {row} does not sum to 0"
+    return tuple(row)
+
+
+def _settle(rs: CegoRuleset, h: dict, n: int) -> Settlement:
+    outcome = h.get("outcome", "played")
+    if outcome == "struck":
+        return Settlement(summary=_("Struck by the tournament director: every player scores 0."), row=(0,) * n)
+    if outcome == "manual":
+        return Settlement(summary=_("Manual row."), row=tuple(h["scores"]))
+    contract = rs.contract(h["contract"])
+    if contract.family == "raeuber":
+        return _settle_raeuber(rs, h, n)
+    declarer = h["declarer"]
+    posts: list[tuple[str, int]] = []
+    if contract.family in (FAMILY_CEGO, "solo"):
+        points = _points(h["declarer_points"])
+        won = points >= 36
+        factor = contract.value + (1 if h.get("against_solo") else 0)
+        value = base_value(points) * factor
+        posts = [(_("base value"), base_value(points)), (_("factor"), factor)]
+    elif contract.family == "solodu" and h.get("declarer_points") is not None:
+        won = _points(h["declarer_points"]) == 70
+        value = contract.value
+    else:
+        won = h["won"]
+        value = contract.value
+    sign = 1 if won else -1
+    # Every other player — defenders and the sitting-out dealer — pays or receives V (§3 "Row").
+    amounts = {s: -sign * value for s in range(n) if s != declarer}
+    amounts[declarer] = sign * value * (n - 1)
+    return Settlement(posts=tuple(posts), summary=_("won") if won else _("lost"), row=_row(n, amounts))
+
+
+def _settle_raeuber(rs: CegoRuleset, h: dict, n: int) -> Settlement:
+    """Räuber (SEED 17.4): the player with most points pays 5 to each other player, 10 if anyone
+    took no trick, 20 if two did. **Decision**: the sitting-out dealer of a 4-table is not part of it."""
+    points = {int(k): _points(v) for k, v in h["card_points"].items()}
+    loser = max(points, key=points.get)
+    without_trick = sum(1 for p in points.values() if p == 0)
+    pay = 5 * (2 ** min(without_trick, 2))
+    amounts = {s: pay for s in points if s != loser}
+    amounts[loser] = -pay * (len(points) - 1)
+    return Settlement(summary=_("the player with most points pays"), row=_row(n, amounts))

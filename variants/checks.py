@@ -1,0 +1,112 @@
+"""What every ruleset checks the same way: the record's shape, dealer, outcome, seats, manual rows.
+
+A ruleset's validator subclasses :class:`HandCheck` and implements :meth:`HandCheck.check_played`
+(``hand-record.md`` "Fields" and "The score row").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .base import Problem, _
+
+OUTCOMES = ("played", "struck", "manual")
+
+
+def is_int(value) -> bool:
+    """A JSON integer (``bool`` is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class HandCheck:
+    """One validation run over a hand record; collects :class:`~variants.base.Problem` in order.
+
+    ``rs`` must offer ``table_sizes``, ``label``, ``sitting_out(dealer, n)``, ``active_seats(dealer,
+    n)`` and ``sitting_out_pays`` (Cego's dealer pays; Königrufen's scores 0).
+    """
+
+    def __init__(self, rs, hand, table_size: int):
+        self.rs = rs
+        self.raw = hand
+        self.n = table_size
+        self.problems: list[Problem] = []
+
+    def add(self, msgid: str, **params) -> None:
+        self.problems.append(Problem(msgid, **params))
+
+    def normalise(self, hand: Mapping) -> dict:
+        """The record with the ruleset's defaults filled in (``hand-record.md`` "Fields")."""
+        h = dict(hand)
+        h.setdefault("outcome", "played")
+        return h
+
+    def run(self) -> list[Problem]:
+        if not isinstance(self.raw, Mapping):
+            self.add(_("The hand record must be a JSON object."))
+            return self.problems
+        if self.n not in self.rs.table_sizes:
+            self.add(
+                _("A %(ruleset)s table has %(sizes)s seats, not %(size)s."),
+                ruleset=self.rs.name,
+                sizes=" / ".join(str(s) for s in self.rs.table_sizes),
+                size=self.n,
+            )
+            return self.problems
+        self.hand = h = self.normalise(self.raw)
+        dealer = h.get("dealer")
+        if not is_int(dealer) or not 0 <= dealer < self.n:
+            self.add(_("The dealer must be a seat from 0 to %(last)s."), last=self.n - 1)
+            return self.problems
+        self.dealer = dealer
+        self.vorhand = (dealer + 1) % self.n
+        self.out = self.rs.sitting_out(dealer, self.n)
+        self.active = self.rs.active_seats(dealer, self.n)
+        outcome = h["outcome"]
+        if outcome not in OUTCOMES:
+            self.add(_("Unknown outcome “%(outcome)s”: use played, struck or manual."), outcome=outcome)
+        elif outcome == "manual":
+            self.check_manual()
+        elif outcome == "played":
+            self.check_played()
+        return self.problems
+
+    def check_played(self) -> None:  # pragma: no cover - every ruleset implements it
+        raise NotImplementedError
+
+    def check_manual(self) -> None:
+        """A row written by hand: whole numbers, summing to 0; the sitting-out seat 0 unless he pays."""
+        scores = self.hand.get("scores")
+        if not isinstance(scores, list) or len(scores) != self.n or not all(is_int(s) for s in scores):
+            self.add(_("A manual row needs %(size)s whole numbers, one per seat."), size=self.n)
+            return
+        if sum(scores):
+            self.add(
+                _("The row does not sum to 0 (difference %(difference)+d): a writing error (Schreibfehler)."),
+                difference=sum(scores),
+            )
+        if self.out is not None and scores[self.out] and not self.rs.sitting_out_pays:
+            self.add(_("The dealer %(seat)s sits out this hand and must score 0."), seat=self.out)
+
+    def seat(self, field_name: str, label: str, *, required: bool) -> int | None:
+        """The seat in ``field_name`` if it is an active seat, else ``None`` (with a problem)."""
+        value = self.hand.get(field_name)
+        if value is None:
+            if required:
+                self.add(_("The %(role)s is missing."), role=label)
+            return None
+        if not is_int(value) or not 0 <= value < self.n:
+            self.add(_("The %(role)s must be a seat from 0 to %(last)s."), role=label, last=self.n - 1)
+            return None
+        if value == self.out:
+            self.add(_("%(seat)s deals and sits out this hand and cannot be %(role)s."), seat=value, role=label)
+            return None
+        return value
+
+    def contract(self):
+        """The record's contract from the ruleset, or ``None`` with a problem."""
+        key = self.hand.get("contract")
+        try:
+            return self.rs.contract(key)
+        except (KeyError, TypeError):
+            self.add(_("Unknown contract “%(contract)s” in %(ruleset)s."), contract=key, ruleset=self.rs.label)
+            return None
