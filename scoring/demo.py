@@ -60,7 +60,16 @@ WTC_DEMO = DemoSpec(
     players="players_wien.csv",
     seed=2020,
 )
-DEMOS = (TIROL_DEMO, WTC_DEMO)
+CEGO_DEMO = DemoSpec(
+    name="Cego-Turnier Ichenheim – Demo",
+    date=datetime.date(2026, 1, 6),
+    venue="Gasthaus Hechten, Ichenheim",
+    ruleset="cego-ichenheim",
+    edition="ichenheim",
+    players="players_baden.csv",
+    seed=1706,
+)
+DEMOS = (TIROL_DEMO, WTC_DEMO, CEGO_DEMO)
 TIROL_DEMO_NAME = TIROL_DEMO.name
 
 
@@ -119,6 +128,11 @@ def build_demo(spec: DemoSpec, reset: bool = False) -> Tournament:
 def build_tirol_demo(reset: bool = False) -> Tournament:
     """The Tiroler Tarockcup demo: 22 players, 3 rounds of five tables (three of 4, two of 5)."""
     return build_demo(TIROL_DEMO, reset)
+
+
+def build_cego_demo(reset: bool = False) -> Tournament:
+    """The Ichenheim Cego demo: 31 players, nine 3-tables and one 4-table, 2 sessions of 24 hands."""
+    return build_demo(CEGO_DEMO, reset)
 
 
 def build_wtc_demo(reset: bool = False) -> Tournament:

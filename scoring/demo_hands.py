@@ -317,15 +317,55 @@ def _draw_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dic
     return hand
 
 
+# A Cego evening at Ichenheim (cego-ichenheim.md §2): mostly Vorhand's Cego and the small Cego
+# games, a fair share of Solos, Gegensolo now and then, Ulti and Solodu rarely.
+CEGO_WEIGHTS = {
+    "cego": 38.0,
+    "eine": 14.0,
+    "eine_leere": 9.0,
+    "zwei_leere": 6.0,
+    "zwei_verschiedene": 4.0,
+    "geiss": 2.5,
+    "solo": 22.0,
+    "ulti": 3.0,
+    "solodu": 0.5,
+    "piccolo": 1.0,
+    "bettel": 1.0,
+}
+
+
+def _draw_cego_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
+    """One Cego hand: the declarer's card points decide the game (won from 36, cego-ichenheim.md §3)."""
+    seats = [(dealer + 1 + i) % table_size for i in range(table_size)]
+    active = [s for s in seats if s != ruleset.sitting_out(dealer, table_size)]
+    contract = _weighted(rng, [(c, CEGO_WEIGHTS.get(c.key, 0.5)) for c in ruleset.contracts if c.family != "raeuber"])
+    hand: dict = {"dealer": dealer, "contract": contract.key}
+    against_solo = contract.family == "cego" and rng.random() < 0.12
+    hand["declarer"] = active[0] if contract.vorhand_only and not against_solo else rng.choice(active)
+    if against_solo:
+        hand["against_solo"] = True
+    if contract.family in ("cego", "solo"):
+        won = rng.random() < (0.62 if contract.family == "cego" else 0.55)
+        if rng.random() < 0.01:
+            points = 70 if won else 0  # one side took every trick
+        else:
+            points = rng.randint(36, 66) if won else rng.randint(8, 35)
+        hand["declarer_points"] = points
+    else:
+        hand["won"] = rng.random() < (0.5 if contract.family in ("ulti", "solodu") else 0.6)
+    return hand
+
+
 def random_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
     """A realistic, VALID hand record (hand-record.md shape) for this dealer at this table size."""
-    if table_size not in (4, 5):
-        raise ValueError(f"Königrufen is played at tables of 4 or 5, not {table_size}")
+    if table_size not in ruleset.table_sizes:
+        raise ValueError(f"{ruleset.name} is played at tables of {ruleset.table_sizes}, not {table_size}")
     if not 0 <= dealer < table_size:
         raise ValueError(f"dealer {dealer} is not a seat of a {table_size}-table")
+    draw = _draw_cego_hand if ruleset.family == "cego" else _draw_hand
     problems: list[str] = []
     for _ in range(MAX_ATTEMPTS):
-        hand = _draw_hand(ruleset, table_size, dealer, rng)
+        hand = draw(ruleset, table_size, dealer, rng)
         problems = ruleset.validate(hand, table_size)
         if not problems:
             return hand

@@ -68,7 +68,7 @@ def export_data(tournament: Tournament) -> ExportData:
                 {"struck": _("struck"), "manual": _("manual row")}.get(record.get("outcome"), contract),
                 "" if record.get("contract") == "trischaken" else seat_name("declarer"),
                 seat_name("partner") if record.get("partner") != record.get("declarer") else "",
-                describe(record, dict(enumerate(names)), rs),
+                describe(record, dict(enumerate(names)), rs, hand.scores),
                 list(zip(names, hand.scores)),
             )
         )

@@ -39,7 +39,8 @@ class HandForm(forms.Form):
     """Entry form for one hand at one table. ``record`` holds the built hand after ``is_valid()``.
 
     ``info`` is the :class:`~scoring.services.TableInfo` of the table; ``dealer`` the suggested
-    dealer for a new hand.
+    dealer for a new hand. Only the fields some contract of the ruleset uses are built (the
+    catalogue's ``fields`` per contract); the page shows those of the chosen contract.
     """
 
     OUTCOMES = (
@@ -55,6 +56,9 @@ class HandForm(forms.Form):
         self.info = info
         self.record: dict | None = None
         rs = info.ruleset
+        self.catalogue = rs.catalogue()
+        self.contract_fields = {c["key"]: set(c["fields"]) for c in self.catalogue["contracts"]}
+        self.used = set().union(*self.contract_fields.values())
         seats = [(str(p), f"{info.names[p]}") for p in range(info.size)]
         optional_seat = [("", "—")] + seats
         self.fields["dealer"] = forms.TypedChoiceField(
@@ -66,37 +70,56 @@ class HandForm(forms.Form):
         self.fields["declarer"] = forms.TypedChoiceField(
             label=_("Declarer"), required=False, choices=optional_seat, coerce=int, empty_value=None
         )
-        self.fields["partner"] = forms.TypedChoiceField(
-            label=_("Partner (holder of the called king)"),
-            required=False,
-            choices=[("", _("none – king in the talon"))] + seats,
-            coerce=int,
-            empty_value=None,
-        )
+        if "partner" in self.used:
+            self.fields["partner"] = forms.TypedChoiceField(
+                label=_("Partner (holder of the called king)"),
+                required=False,
+                choices=[("", _("none – king in the talon"))] + seats,
+                coerce=int,
+                empty_value=None,
+            )
         self.fields["won"] = forms.ChoiceField(
             label=_("Result"),
             required=False,
             choices=[("", "—"), ("1", _("won")), ("0", _("lost"))],
             widget=forms.RadioSelect,
         )
-        self.fields["conceded"] = forms.BooleanField(label=_("Conceded (schleifen)"), required=False)
-        self.fields["revoke"] = forms.TypedChoiceField(
-            label=_("Renonce by"), required=False, choices=optional_seat, coerce=int, empty_value=None
-        )
+        if "declarer_points" in self.used:
+            self.fields["declarer_points"] = forms.IntegerField(
+                label=_("Declarer's card points"),
+                required=False,
+                min_value=0,
+                max_value=70,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 70}),
+            )
+        if "against_solo" in self.used:
+            self.fields["against_solo"] = forms.BooleanField(label=_("Against a Solo (Gegensolo)"), required=False)
+        if "conceded" in self.used:
+            self.fields["conceded"] = forms.BooleanField(label=_("Conceded (schleifen)"), required=False)
+        if "revoke" in self.used:
+            self.fields["revoke"] = forms.TypedChoiceField(
+                label=_("Renonce by"), required=False, choices=optional_seat, coerce=int, empty_value=None
+            )
         for bonus in rs.bonuses:
             self.fields[f"bonus_{bonus.key}"] = forms.ChoiceField(
                 label=bonus.name, required=False, choices=bonus_choices(bonus)
             )
         for p in range(info.size):
-            self.fields[f"points_{p}"] = forms.CharField(
-                label=info.names[p],
-                required=False,
-                max_length=8,
-                widget=forms.TextInput(attrs={"placeholder": "P/B", "inputmode": "decimal", "size": 6}),
-            )
+            if "card_points" in self.used:
+                self.fields[f"points_{p}"] = forms.CharField(
+                    label=info.names[p],
+                    required=False,
+                    max_length=8,
+                    widget=forms.TextInput(attrs={"placeholder": self.points_hint, "inputmode": "decimal", "size": 6}),
+                )
             self.fields[f"score_{p}"] = forms.IntegerField(
                 label=info.names[p], required=False, min_value=-9999, max_value=9999
             )
+
+    @property
+    def points_hint(self) -> str:
+        """How card points are written: "P/B" in Königrufen (thirds), whole points elsewhere."""
+        return "P/B" if self.info.ruleset.family == "koenigrufen" else "0–70"
 
     # -- layout helpers for the template --
 
@@ -104,7 +127,7 @@ class HandForm(forms.Form):
         return [self[f"bonus_{b.key}"] for b in self.info.ruleset.bonuses]
 
     def points_fields(self):
-        return [self[f"points_{p}"] for p in range(self.info.size)]
+        return [self[f"points_{p}"] for p in range(self.info.size)] if "card_points" in self.used else []
 
     def score_fields(self):
         return [self[f"score_{p}"] for p in range(self.info.size)]
@@ -112,7 +135,12 @@ class HandForm(forms.Form):
     # -- building and validating the record --
 
     def build_record(self, data: dict) -> dict:
-        """The hand record for the cleaned ``data`` (only the fields the outcome uses)."""
+        """The hand record for the cleaned ``data``.
+
+        Whatever was entered goes into the record, so the ruleset refuses a partner or conceding
+        where the contract has none, with its own message (the page hides those fields). Card
+        points are taken only for contracts that count them.
+        """
         record: dict = {"dealer": data["dealer"], "outcome": data["outcome"]}
         if data.get("note"):
             record["note"] = data["note"]
@@ -124,15 +152,18 @@ class HandForm(forms.Form):
             return record
         key = data.get("contract") or None
         record["contract"] = key
-        if data.get("declarer") is not None:
-            record["declarer"] = data["declarer"]
-        if data.get("revoke") is not None:
-            record["revoke"] = data["revoke"]
-        try:
-            contract = self.info.ruleset.contract(key)
-        except KeyError:
-            return record
-        if contract.trischaken:
+        fields = self.contract_fields.get(key, set())
+        for name in ("declarer", "revoke", "declarer_points"):
+            if data.get(name) is not None:
+                record[name] = data[name]
+        if data.get("partner") is not None or "partner" in fields:
+            record["partner"] = data.get("partner")
+        for flag in ("conceded", "against_solo"):
+            if data.get(flag):
+                record[flag] = True
+        if data.get("won") in ("0", "1"):
+            record["won"] = data["won"] == "1"
+        if "card_points" in fields:
             points = {
                 str(p): data[f"points_{p}"].strip()
                 for p in range(self.info.size)
@@ -140,25 +171,13 @@ class HandForm(forms.Form):
             }
             if points or data.get("revoke") is None:  # a Renonce settles without counting (§4.2)
                 record["card_points"] = points
-            return record
-        # Whatever was entered goes into the record: the ruleset refuses a partner or conceding
-        # where the contract has none, with its own message (the page hides those fields).
-        if data.get("partner") is not None or contract.king_call:
-            record["partner"] = data.get("partner")
-        if data.get("conceded"):
-            record["conceded"] = True
-        if data.get("won") in ("0", "1"):
-            record["won"] = data["won"] == "1"
-        bonuses = []
-        for bonus in self.info.ruleset.bonuses:
-            value = data.get(f"bonus_{bonus.key}")
-            if not value:
-                continue
-            team, announced, made = value.split(":")
-            bonuses.append(
-                {"bonus": bonus.key, "team": _TEAM[team], "announced": announced == "a", "made": made == "1"}
-            )
-        record["bonuses"] = bonuses
+        if self.info.ruleset.bonuses and key in self.contract_fields:
+            record["bonuses"] = [
+                {"bonus": b.key, "team": _TEAM[team], "announced": announced == "a", "made": made == "1"}
+                for b in self.info.ruleset.bonuses
+                if (value := data.get(f"bonus_{b.key}"))
+                for team, announced, made in [value.split(":")]
+            ]
         return record
 
     def clean(self):
@@ -169,7 +188,8 @@ class HandForm(forms.Form):
             self.add_error("contract", _("Choose the contract."))
             return data
         if data.get("outcome") == "manual":
-            out = self.info.ruleset.sitting_out(data["dealer"], self.info.size)
+            # The seat that sits out may stay empty where it scores 0; where he pays, he counts too.
+            out = None if self.info.ruleset.sitting_out_pays else self.info.ruleset.sitting_out(data["dealer"], self.info.size)
             for p in range(self.info.size):
                 if p != out and data.get(f"score_{p}") is None:
                     self.add_error(f"score_{p}", _("Enter every player's score, 0 too."))
@@ -197,6 +217,8 @@ def initial_from_record(record: dict, size: int) -> dict:
         "partner": record.get("partner"),
         "revoke": record.get("revoke"),
         "conceded": record.get("conceded", False),
+        "against_solo": record.get("against_solo", False),
+        "declarer_points": record.get("declarer_points"),
         "won": {True: "1", False: "0"}.get(record.get("won"), ""),
     }
     for b in record.get("bonuses", []):

@@ -109,7 +109,23 @@ class Lots:
         }
 
 
-TIEBREAKS = {t.key: t for t in (BestRounds, Lots)}
+class CardDraw(Lots):
+    """A card draw recorded by the director (Cego, Baden custom: ``cego-ichenheim.md`` §4);
+    recorded like lots, 1 for the highest card."""
+
+    key = "card_draw"
+
+    @staticmethod
+    def explain(above: Entry, below: Entry) -> str:
+        if above.lot is None and below.lot is None or above.lot == below.lot:
+            return ""
+        return _("card draw: %(above)s before %(below)s") % {
+            "above": above.lot if above.lot is not None else "–",
+            "below": below.lot if below.lot is not None else "–",
+        }
+
+
+TIEBREAKS = {t.key: t for t in (BestRounds, Lots, CardDraw)}
 
 
 def rank(entries: list[Entry], tiebreaks: tuple[str, ...] = ("best_rounds", "lots")) -> list[Row]:
@@ -147,7 +163,7 @@ def rank(entries: list[Entry], tiebreaks: tuple[str, ...] = ("best_rounds", "lot
             if key(above.entry) == key(entry):
                 row.rank, row.shared = above.rank, True
                 row.needs_lot = above.needs_lot = True
-                row.tiebreak = _("level after every tie-break: the director draws lots")
+                row.tiebreak = _("level after every tie-break: the director draws lots or cards")
             else:
                 row.tiebreak = next(
                     (text for b in breakers if (text := b.explain(above.entry, entry))), ""

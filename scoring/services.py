@@ -126,10 +126,11 @@ class Sheet:
     complete: bool = False
 
 
-def describe(record: dict, names: dict[int, str], rs) -> str:
+def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None = None) -> str:
     """A short label of a hand: "Dreier · Anna · lost · Pagat announced", "struck", "manual row".
 
-    ``names`` maps seats to player names; ``rs`` is the tournament's ruleset.
+    ``names`` maps seats to player names; ``rs`` is the tournament's ruleset; ``scores``, the stored
+    row, tells won or lost where the points decide it (Cego).
     """
     outcome = record.get("outcome", "played")
     if outcome == "struck":
@@ -148,12 +149,20 @@ def describe(record: dict, names: dict[int, str], rs) -> str:
         if partner is not None and partner != declarer:
             who += " + " + names.get(partner, "?")
         parts.append(who)
+    if record.get("declarer_points") is not None:
+        parts.append(_("%(points)s points") % {"points": record["declarer_points"]})
+    if record.get("against_solo"):
+        parts.append(_("against a Solo"))
+    flags = {"buergermeister": _("Bürgermeister"), "durchgegangen": _("durchgegangen")}
+    parts.extend(flags[f] for f in getattr(rs, "flags", lambda r: [])(record) if f in flags)
     if record.get("revoke") is not None:
         parts.append(_("Renonce by %(name)s") % {"name": names.get(record["revoke"], "?")})
     elif record.get("conceded"):
         parts.append(_("conceded"))
     elif "won" in record and record.get("contract") != "trischaken":
         parts.append(_("won") if record["won"] else _("lost"))
+    elif record.get("declarer_points") is not None and scores:
+        parts.append(_("won") if scores[record["declarer"]] > 0 else _("lost"))  # derived from the points
     bonuses = [bonus_label(rs, b) for b in record.get("bonuses", []) if b.get("bonus") in {x.key for x in rs.bonuses}]
     if bonuses:
         parts.append(", ".join(bonuses))
@@ -183,7 +192,7 @@ def build_sheet(table: Table) -> Sheet:
             SheetRow(
                 hand=hand,
                 dealer=dealer,
-                label=describe(hand.record, info.names, info.ruleset),
+                label=describe(hand.record, info.names, info.ruleset, hand.scores),
                 scores=hand.scores,
                 totals=list(sheet.totals),
                 sitting_out=info.ruleset.sitting_out(dealer, info.size),

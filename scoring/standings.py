@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from tournaments.models import Seat, Tournament
 
 from .models import Hand
-from .ranking import Entry, Row, rank
+from .ranking import TIEBREAKS, Entry, Row, rank
 
 
 @dataclass
@@ -55,7 +55,10 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
     drawn = list(tournament.round_set.order_by("number").values_list("number", flat=True))
     rounds = [n for n in drawn if after is None or n <= after]
     final = rounds == drawn
-    tiebreaks = tuple(k for k in tournament.get_ruleset().tiebreaks if final or k != "lots")
+    # Drawn tie-breaks (lots, cards) settle the final result only.
+    tiebreaks = tuple(
+        k for k in tournament.get_ruleset().tiebreaks if final or not getattr(TIEBREAKS[k], "whole_group", False)
+    )
     results = round_results(tournament)
     entries = []
     for reg in tournament.registrations.select_related("player"):

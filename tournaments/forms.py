@@ -19,10 +19,34 @@ def edition_choices():
     return choices
 
 
+OPTION_LABELS = {
+    "failed_silent_birds_count": _("a silent bird played and beaten counts for the other side"),
+    "piccolo": _("Piccolo (10)"),
+    "bettel": _("Bettel (15)"),
+    "raeuber": _("Räuber"),
+}
+
+
+def option_choices():
+    """``("key:option", "Ruleset: option")`` for every option of every registered ruleset."""
+    return [
+        (f"{rs.key}:{name}", f"{rs.name}: {OPTION_LABELS.get(name, name)}")
+        for rs in variants.all_rulesets()
+        for name in rs.option_defaults
+    ]
+
+
 class TournamentForm(forms.ModelForm):
     """Create or edit a tournament; the ruleset and edition are chosen together."""
 
     ruleset_edition = forms.ChoiceField(label=_("Ruleset and edition"), choices=edition_choices)
+    ruleset_options = forms.MultipleChoiceField(
+        label=_("Ruleset options"),
+        required=False,
+        choices=option_choices,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Only the chosen ruleset's options apply."),
+    )
 
     class Meta:
         model = Tournament
@@ -33,17 +57,23 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         for name in ("rounds", "hands_per_round"):
             self.fields[name].required = False
-        self.fields["rounds"].help_text = _("Empty: the ruleset's default (3 for both cups).")
+        self.fields["rounds"].help_text = _("Empty: the ruleset's default (3 for both cups, 2 sessions in Cego).")
         self.fields["hands_per_round"].help_text = _(
-            "At a 4-table; a 5-table plays a quarter more. Empty: the ruleset's default (Tirol 16, WTC 20)."
+            "Empty: the ruleset's default (Tirol 16, WTC 20 at a 4-table, a quarter more at a 5-table; Cego 24)."
         )
         if not self.instance.pk:
             self.initial.pop("rounds", None)
             self.initial.pop("hands_per_round", None)
+        chosen = {}
+        for rs in variants.all_rulesets():
+            settings = {**rs.option_defaults, **(self.instance.options if rs.key == self.instance.ruleset else {})}
+            chosen.update({f"{rs.key}:{name}": on for name, on in settings.items()})
+        self.fields["ruleset_options"].initial = [key for key, on in chosen.items() if on]
         if self.instance.pk:
             self.fields["ruleset_edition"].initial = f"{self.instance.ruleset}|{self.instance.edition}"
             if self.instance.round_set.exists():
                 self.fields["ruleset_edition"].disabled = True
+                self.fields["ruleset_options"].disabled = True
                 self.fields["ruleset_edition"].help_text = _("Fixed once a round is drawn.")
 
     def edition(self):
@@ -97,6 +127,9 @@ class TournamentForm(forms.ModelForm):
         # Set explicitly: an omitted field would otherwise fall back to the model's default.
         self.instance.rounds = self.cleaned_data["rounds"]
         self.instance.hands_per_round = self.cleaned_data["hands_per_round"]
+        selected = set(self.cleaned_data.get("ruleset_options") or ())
+        defaults = variants.get_ruleset(key, edition).option_defaults
+        self.instance.options = {name: f"{key}:{name}" in selected for name in defaults}
         return super().save(commit)
 
 

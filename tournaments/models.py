@@ -50,6 +50,12 @@ class Tournament(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(60)],
         help_text=_("At a table of the usual size; larger tables play proportionally more (Tirol: 16, 20 at a 5-table)."),
     )
+    options = models.JSONField(
+        _("ruleset options"),
+        default=dict,
+        blank=True,
+        help_text=_("Options of the ruleset, e.g. Piccolo and Bettel in Cego; absent ones take the ruleset's default."),
+    )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLANNED)
     created = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -65,11 +71,11 @@ class Tournament(models.Model):
         return reverse("tournaments:detail", args=[self.pk])
 
     def get_ruleset(self):
-        """The :mod:`variants` ruleset object of this tournament's ruleset and edition."""
-        return variants.get_ruleset(self.ruleset, self.edition)
+        """The :mod:`variants` ruleset object of this tournament's ruleset, edition and options."""
+        return variants.get_ruleset(self.ruleset, self.edition, self.options)
 
     def hands_for_table(self, table_size: int) -> int:
-        """Hand cap for a table of ``table_size`` in this tournament (``koenigrufen.md`` §5)."""
+        """Hand cap for a table of ``table_size`` (``koenigrufen.md`` §5; Cego 24 at every table)."""
         return self.get_ruleset().hands_per_round(table_size, self.hands_per_round)
 
 
