@@ -105,6 +105,9 @@ class HandCheck:
     def contract(self):
         """The record's contract from the ruleset, or ``None`` with a problem."""
         key = self.hand.get("contract")
+        if key is None:
+            self.add(_("The contract is missing."))
+            return None
         try:
             return self.rs.contract(key)
         except (KeyError, TypeError):

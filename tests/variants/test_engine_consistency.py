@@ -48,3 +48,9 @@ def test_trischaken_points_below_one_trick_are_impossible(points):
 def test_card_points_take_only_ascii_digits():
     with pytest.raises(CardPointsError):
         parse_thirds("٣٠")
+
+
+@pytest.mark.parametrize("key", ["tiroler-tarockcup", "wiener-tarockcup", "cego-ichenheim"])
+def test_a_missing_contract_says_so(key):
+    problems = get_ruleset(key).validate({"dealer": 0}, 4)
+    assert [str(p) for p in problems] == ["The contract is missing."]
