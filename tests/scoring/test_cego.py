@@ -128,3 +128,21 @@ def test_cego_demo_is_complete_and_valid(db):
     for hand in hands:
         assert rs.score(hand.record, len(hand.scores)) == hand.scores
         assert sum(hand.scores) == 0
+
+
+@pytest.mark.django_db
+def test_cego_exports(client, english):
+    from io import BytesIO
+
+    from openpyxl import load_workbook
+
+    call_command("build_demo")
+    t = Tournament.objects.get(name=CEGO_DEMO.name)
+    wb = load_workbook(BytesIO(client.get(f"/t/{t.pk}/standings.xlsx").content))
+    assert wb.sheetnames == ["Standings", "Round 1", "Round 2", "Hands"]
+    standings = list(wb["Standings"].iter_rows(values_only=True))
+    assert len(standings) == 32 and sum(r[6] for r in standings[1:]) == 0  # zero-sum: totals add to 0
+    # long format: 2 sessions × (nine 3-tables × 3 + one 4-table × 4 players) × 24 hands
+    assert wb["Hands"].max_row - 1 == 2 * (9 * 3 + 4) * 24
+    pdf = client.get(f"/t/{t.pk}/standings.pdf").content
+    assert pdf.startswith(b"%PDF")
