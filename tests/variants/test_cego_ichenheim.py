@@ -37,6 +37,8 @@ from hypothesis import strategies as st
 
 from variants import InvalidHand, all_rulesets, get_ruleset
 
+from .rule_helpers import assert_invalid, check_row
+
 KEY = "cego-ichenheim"
 ALL_OPTIONS = {"piccolo": True, "bettel": True, "raeuber": True}
 
@@ -81,29 +83,6 @@ def raeuber(points, dealer=2, **extra):
     h = {"dealer": dealer, "contract": "raeuber", "card_points": {str(s): v for s, v in points.items()}}
     h.update(extra)
     return h
-
-
-def assert_invalid(rs, h, size, *keywords):
-    """``validate`` rejects the hand with a message containing one of ``keywords`` (case-insensitive),
-    and ``score`` raises InvalidHand carrying the errors."""
-    errors = rs.validate(copy.deepcopy(h), size)
-    assert errors, f"expected the hand to be invalid: {h}"
-    assert all(isinstance(e, str) for e in errors)
-    if keywords:
-        text = " | ".join(errors).lower()
-        assert any(k.lower() in text for k in keywords), (
-            f"none of {keywords!r} in the messages {errors!r}")
-    with pytest.raises(InvalidHand) as exc:
-        rs.score(copy.deepcopy(h), size)
-    assert exc.value.errors, "InvalidHand.errors must list the problems"
-
-
-def check_row(rs, h, size, expected):
-    assert sum(expected) == 0, "test data error: expected row must sum to 0"
-    assert len(expected) == size, "test data error: row length"
-    errors = rs.validate(copy.deepcopy(h), size)
-    assert errors == [], f"valid hand rejected: {errors}"
-    assert list(rs.score(copy.deepcopy(h), size)) == list(expected)
 
 
 # --------------------------------------------------------------------------------------------------
