@@ -11,6 +11,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from .models import Hand
 from .services import HandRejected, TableInfo, score_record
 
 # Bonus choice values: team : silent/announced : made/failed
@@ -50,6 +51,15 @@ class HandForm(forms.Form):
     )
     outcome = forms.ChoiceField(label=gettext_lazy("Outcome"), choices=OUTCOMES, initial="played")
     note = forms.CharField(label=gettext_lazy("Note"), required=False, max_length=500)
+    reason = forms.CharField(
+        label=gettext_lazy("Reason (for the history)"),
+        required=False,
+        max_length=100,
+        help_text=gettext_lazy("Required when striking a hand."),
+    )
+    # Optimistic concurrency: the hand number this form enters, or the version it edits.
+    number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args, info: TableInfo, dealer: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -116,6 +126,14 @@ class HandForm(forms.Form):
                 label=info.names[p], required=False, min_value=-9999, max_value=9999
             )
 
+    @staticmethod
+    def history_reason(data: dict) -> str:
+        """Why, for the hand's history: the reason typed, or a struck hand's note."""
+        reason = (data.get("reason") or "").strip()
+        if not reason and data.get("outcome") == "struck":
+            reason = (data.get("note") or "").strip()
+        return reason
+
     @property
     def points_hint(self) -> str:
         """How card points are written: "P/B" in Königrufen (thirds), whole points elsewhere."""
@@ -144,6 +162,8 @@ class HandForm(forms.Form):
         record: dict = {"dealer": data["dealer"], "outcome": data["outcome"]}
         if data.get("note"):
             record["note"] = data["note"]
+        elif data["outcome"] == "struck":
+            record["note"] = self.history_reason(data)  # the sheet shows why
         if data["outcome"] == "manual":
             record["scores"] = [data.get(f"score_{p}") for p in range(self.info.size)]
             record["scores"] = [0 if s is None else s for s in record["scores"]]
@@ -186,6 +206,9 @@ class HandForm(forms.Form):
             return data
         if data.get("outcome") == "played" and not data.get("contract"):
             self.add_error("contract", _("Choose the contract."))
+            return data
+        if data.get("outcome") == "struck" and not self.history_reason(data):
+            self.add_error("reason", _("Say why the hand is struck."))
             return data
         if data.get("outcome") == "manual":
             # The seat that sits out may stay empty where it scores 0; where he pays, he counts too.
@@ -230,3 +253,15 @@ def initial_from_record(record: dict, size: int) -> dict:
         if record.get("outcome") == "manual" and p < size:
             initial[f"score_{p}"] = value
     return initial
+
+
+class FlagForm(forms.Form):
+    """A player flags one hand of his table with a comment (the table's private link)."""
+
+    hand = forms.ModelChoiceField(label=gettext_lazy("Hand"), queryset=Hand.objects.none())
+    comment = forms.CharField(label=gettext_lazy("What is wrong?"), max_length=500)
+
+    def __init__(self, *args, table, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["hand"].queryset = table.hands.order_by("number")
+        self.fields["hand"].label_from_instance = lambda h: _("Hand %(number)s") % {"number": h.number}

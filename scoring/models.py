@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from simple_history.models import HistoricalRecords
+
 from tournaments.models import Table
 
 
@@ -23,6 +25,10 @@ class Hand(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+    version = models.PositiveIntegerField(
+        _("version"), default=1, help_text=_("Counts saves; an edit based on an older version is refused.")
+    )
+    history = HistoricalRecords(excluded_fields=["entered_at"])
 
     class Meta:
         ordering = ["table", "number"]
@@ -32,3 +38,34 @@ class Hand(models.Model):
 
     def __str__(self):
         return f"{self.table} #{self.number}"
+
+
+class HandFlag(models.Model):
+    """A player's doubt about a hand, raised through the table's private link (issue 5)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="flags")
+    comment = models.CharField(_("comment"), max_length=500)
+    created = models.DateTimeField(_("flagged at"), auto_now_add=True)
+    resolved = models.BooleanField(_("resolved"), default=False)
+
+    class Meta:
+        ordering = ["created"]
+        verbose_name = _("flagged hand")
+        verbose_name_plural = _("flagged hands")
+
+    def __str__(self):
+        return f"{self.hand}: {self.comment}"
+
+
+class SheetConfirmation(models.Model):
+    """A player confirmed the table's sheet through its private link, at ``hands`` hands."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="confirmations")
+    name = models.CharField(_("name"), max_length=120, blank=True)
+    hands = models.PositiveSmallIntegerField(_("hands confirmed"))
+    created = models.DateTimeField(_("confirmed at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["created"]
+        verbose_name = _("sheet confirmation")
+        verbose_name_plural = _("sheet confirmations")

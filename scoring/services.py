@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Table
@@ -24,6 +25,10 @@ class HandRejected(Exception):
     def __init__(self, messages: list[str]):
         self.messages = list(messages)
         super().__init__("; ".join(self.messages))
+
+
+class HandConflict(HandRejected):
+    """Somebody saved first (optimistic concurrency): the messages show the other change."""
 
 
 @dataclass
@@ -44,13 +49,14 @@ def table_info(table: Table) -> TableInfo:
     tournament = table.round.tournament
     rs = tournament.get_ruleset()
     size = len(seats)
+    cap = tournament.hands_for_table(size) if table.ended_after is None else table.ended_after
     return TableInfo(
         table=table,
         seats=seats,
         size=size,
         names={s.position: s.registration.player.name for s in seats},
         ruleset=rs,
-        cap=tournament.hands_for_table(size),
+        cap=cap,
     )
 
 
@@ -62,42 +68,107 @@ def score_record(info: TableInfo, record: dict) -> list[int]:
     return info.ruleset.score(record, info.size)
 
 
-def save_hand(table: Table, record: dict, user=None, hand: Hand | None = None) -> Hand:
+def save_hand(
+    table: Table,
+    record: dict,
+    user=None,
+    hand: Hand | None = None,
+    *,
+    expected_number: int | None = None,
+    expected_version: int | None = None,
+    reason: str = "",
+) -> Hand:
     """Validate, score and store ``record`` as the next hand of ``table`` or in place of ``hand``.
 
-    The table row is locked while the next hand number is chosen, so two scorers entering at
-    once get consecutive numbers. Raises :class:`HandRejected` when the ruleset refuses the hand or
-    the round's hand cap is reached.
+    Optimistic concurrency: ``expected_number`` is the hand number the scorer's form was for, and
+    ``expected_version`` the version of the hand he edited; if somebody saved first,
+    :class:`HandConflict` says what the other change was and nothing is written. The table row is
+    locked while the number is chosen, so numbers stay unique and gapless. Every save is a
+    version in the hand's history with ``user`` and ``reason``.
+
+    Raises :class:`HandRejected` when the ruleset refuses the hand or the table's hands are all
+    played (the round's cap, or fewer if the director ended the table).
     """
     info = table_info(table)
     scores = score_record(info, record)
     with transaction.atomic():
         Table.objects.select_for_update().get(pk=table.pk)
         if hand is None:
-            count = table.hands.count()
-            if count >= info.cap:
+            last = table.hands.order_by("-number").first()
+            number = (last.number if last else 0) + 1
+            if expected_number is not None and expected_number != number:
+                other = table.hands.get(number=expected_number) if expected_number < number else last
+                raise HandConflict([conflict_message(other, info, _("entered"))])
+            if number > info.cap:
                 raise HandRejected(
                     [_("This table has played all %(cap)s hands of the round.") % {"cap": info.cap}]
                 )
-            last = table.hands.aggregate(m=Max("number"))["m"] or 0
-            hand = Hand(table=table, number=last + 1)
+            hand = Hand(table=table, number=number)
+            hand.entered_by = user if user is not None and user.is_authenticated else None
+        else:
+            current = Hand.objects.select_for_update().get(pk=hand.pk)
+            if expected_version is not None and current.version != expected_version:
+                raise HandConflict([conflict_message(current, info, _("changed"))])
+            hand = current
+            hand.version += 1
         hand.record = record
         hand.scores = scores
-        if hand.pk is None:  # who entered it first; edits are versioned separately (issue 5)
-            hand.entered_by = user if user is not None and user.is_authenticated else None
+        _stamp(hand, user, reason)
         hand.save()
     return hand
 
 
-def delete_hand(hand: Hand) -> None:
-    """Delete ``hand`` and renumber the later hands of its table so numbers stay gapless."""
+def _stamp(hand: Hand, user, reason: str) -> None:
+    """Who and why for the next history entry (django-simple-history's per-save attributes)."""
+    if user is not None and user.is_authenticated:
+        hand._history_user = user
+    hand._change_reason = reason[:100] if reason else ""
+
+
+def conflict_message(other: Hand, info: "TableInfo", what: str) -> str:
+    """"Hand 5 was entered meanwhile by anna: Dreier · … (−5, 15, −5, −5)." for the refused scorer."""
+    latest = other.history.first()
+    who = getattr(latest, "history_user", None)
+    return _(
+        "Hand %(number)s was %(what)s meanwhile%(by)s: %(label)s (%(scores)s). Your entry was not saved; it is still in the form."
+    ) % {
+        "number": other.number,
+        "what": what,
+        "by": (" " + _("by %(user)s") % {"user": who.get_username()}) if who else "",
+        "label": describe(other.record, info.names, info.ruleset, other.scores),
+        "scores": ", ".join(str(s) for s in other.scores),
+    }
+
+
+def restore_hand(hand: Hand, history_id: int, user=None) -> Hand:
+    """Save an earlier version of ``hand`` as its newest, re-validated and re-scored under the
+    tournament's edition. Raises ``Hand.history.model.DoesNotExist`` or :class:`HandRejected`."""
+    old = hand.history.get(history_id=history_id)
+    when = timezone.localtime(old.history_date).strftime("%d.%m. %H:%M")
+    return save_hand(hand.table, old.record, user, hand=hand, reason=_("restored the version of %(when)s") % {"when": when})
+
+
+def delete_hand(hand: Hand, user=None, reason: str = "") -> None:
+    """Delete ``hand`` (kept in its history with who and why) and renumber the later hands of its
+    table so numbers stay gapless."""
     with transaction.atomic():
         Table.objects.select_for_update().get(pk=hand.table_id)
         later = list(hand.table.hands.filter(number__gt=hand.number).order_by("number"))
+        _stamp(hand, user, reason)
         hand.delete()
         for h in later:
             h.number -= 1
+            _stamp(h, user, _("renumbered after hand %(number)s was deleted") % {"number": hand.number})
             h.save(update_fields=["number"])
+
+
+def end_table(table: Table, user=None) -> int:
+    """The director ends a late table now: its round counts the hands played so far. Returns them."""
+    with transaction.atomic():
+        Table.objects.select_for_update().get(pk=table.pk)
+        table.ended_after = table.hands.count()
+        table.save(update_fields=["ended_after"])
+    return table.ended_after
 
 
 @dataclass

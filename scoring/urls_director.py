@@ -7,6 +7,14 @@ from . import views_director as v
 app_name = "scoring_director"
 urlpatterns = [
     path("table/<int:table_pk>/hands/", v.HandCreateView.as_view(), name="hand_create"),
+    path("table/<int:table_pk>/preview/", v.HandPreviewView.as_view(), name="hand_preview"),
+    path("table/<int:table_pk>/end/", v.EndTableView.as_view(), name="end_table"),
+    path("table/<int:table_pk>/raw/", v.RawRowsView.as_view(), name="raw_rows"),
+    path("table/<int:table_pk>/card/", v.TableCardView.as_view(), name="table_card"),
     path("hands/<int:pk>/edit/", v.HandEditView.as_view(), name="hand_edit"),
     path("hands/<int:pk>/delete/", v.HandDeleteView.as_view(), name="hand_delete"),
+    path("hands/<int:pk>/history/", v.HandHistoryView.as_view(), name="hand_history"),
+    path("flags/<int:pk>/resolve/", v.ResolveFlagView.as_view(), name="resolve_flag"),
+    path("rounds/<int:pk>/verify/", v.VerifyRoundView.as_view(), name="verify_round"),
+    path("t/<int:pk>/board/", v.BoardView.as_view(), name="board"),
 ]

@@ -1,37 +1,79 @@
-"""Director scoring pages: enter, edit and delete hands. Thin: the form validates through the
-ruleset, :mod:`scoring.services` saves."""
+"""Director scoring pages: enter, edit, delete and restore hands; end a table; the board.
 
+Thin: the form validates through the ruleset, :mod:`scoring.services` saves. Requests made by htmx
+get the sheet partial back (the sheet updates in place); others a redirect or the whole page.
+"""
+
+import segno
 from django.contrib import messages
+from django.urls import reverse
+from django.utils import timezone
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.generic import View
+from django.views.generic import TemplateView, View
 
-from tournaments.models import Table
+from tournaments.models import Round, Table, Tournament
 from tournaments.permissions import DirectorRequiredMixin
 
+from .board import build_board
+from .raw_rows import RawRowsRejected, save_raw_rows
 from .forms import HandForm, initial_from_record
-from .models import Hand
-from .services import HandRejected, delete_hand, save_hand, table_info
+from .models import Hand, HandFlag
+from .services import HandRejected, delete_hand, end_table, restore_hand, save_hand, table_info
 from .views_public import sheet_context
 
 
+def render_sheet(request, table, form=None, editing=None, status=200):
+    """The score sheet: its partial for htmx (always 200, so htmx swaps it), else the page."""
+    ctx = sheet_context(table, form, editing, director=True)
+    if request.htmx:
+        return render(request, "scoring/_sheet.html", ctx)
+    return render(request, "scoring/sheet.html", ctx, status=status)
+
+
+def _save(request, form, table, hand=None):
+    """Save the form's hand; on refusal the messages go to the form. Returns the hand or None."""
+    try:
+        return save_hand(
+            table,
+            form.record,
+            request.user,
+            hand=hand,
+            expected_number=None if hand else form.cleaned_data.get("number"),
+            expected_version=form.cleaned_data.get("version") if hand else None,
+            reason=form.history_reason(form.cleaned_data),
+        )
+    except HandRejected as rejected:
+        for message in rejected.messages:
+            form.add_error(None, message)
+        return None
+
+
 class HandCreateView(DirectorRequiredMixin, View):
-    """POST the next hand of a table. An invalid hand re-renders the sheet with what was typed."""
+    """POST the next hand of a table. A refused hand comes back with what was typed."""
+
+    def post(self, request, table_pk):
+        table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
+        form = HandForm(request.POST, info=table_info(table))
+        if form.is_valid() and (hand := _save(request, form, table)):
+            messages.success(request, _("Hand %(number)s saved.") % {"number": hand.number})
+            return render_sheet(request, table) if request.htmx else redirect(table)
+        return render_sheet(request, table, form, status=422)
+
+
+class HandPreviewView(DirectorRequiredMixin, View):
+    """POST the form as typed: the row it would score, or the ruleset's messages. Saves nothing."""
 
     def post(self, request, table_pk):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
         info = table_info(table)
         form = HandForm(request.POST, info=info)
-        if form.is_valid():
-            try:
-                hand = save_hand(table, form.record, request.user)
-            except HandRejected as rejected:
-                for message in rejected.messages:
-                    form.add_error(None, message)
-            else:
-                messages.success(request, _("Hand %(number)s saved.") % {"number": hand.number})
-                return redirect(table)
-        return render(request, "scoring/sheet.html", sheet_context(table, form), status=422)
+        valid = form.is_valid()
+        return render(
+            request,
+            "scoring/_preview.html",
+            {"form": form, "valid": valid, "scores": getattr(form, "scores", None), "info": info},
+        )
 
 
 class HandEditView(DirectorRequiredMixin, View):
@@ -43,32 +85,126 @@ class HandEditView(DirectorRequiredMixin, View):
     def get(self, request, pk):
         hand = self.get_hand(pk)
         info = table_info(hand.table)
-        form = HandForm(info=info, initial=initial_from_record(hand.record, info.size))
-        return render(request, "scoring/sheet.html", sheet_context(hand.table, form, editing=hand))
+        initial = {**initial_from_record(hand.record, info.size), "version": hand.version}
+        return render_sheet(request, hand.table, HandForm(info=info, initial=initial), editing=hand)
 
     def post(self, request, pk):
         hand = self.get_hand(pk)
-        info = table_info(hand.table)
-        form = HandForm(request.POST, info=info)
-        if form.is_valid():
-            try:
-                save_hand(hand.table, form.record, request.user, hand=hand)
-            except HandRejected as rejected:
-                for message in rejected.messages:
-                    form.add_error(None, message)
-            else:
-                messages.success(request, _("Hand %(number)s changed.") % {"number": hand.number})
-                return redirect(hand.table)
-        return render(request, "scoring/sheet.html", sheet_context(hand.table, form, editing=hand), status=422)
+        form = HandForm(request.POST, info=table_info(hand.table))
+        if form.is_valid() and _save(request, form, hand.table, hand):
+            messages.success(request, _("Hand %(number)s changed.") % {"number": hand.number})
+            return render_sheet(request, hand.table) if request.htmx else redirect(hand.table)
+        return render_sheet(request, hand.table, form, editing=hand, status=422)
 
 
 class HandDeleteView(DirectorRequiredMixin, View):
-    """Delete a hand (POST); later hands move up so numbers stay gapless."""
+    """Delete a hand (POST, with ``reason``); later hands move up so numbers stay gapless."""
 
     def post(self, request, pk):
         hand = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
-        table = hand.table
-        number = hand.number
-        delete_hand(hand)
+        table, number = hand.table, hand.number
+        delete_hand(hand, request.user, request.POST.get("reason", "").strip()[:100])
         messages.success(request, _("Hand %(number)s deleted.") % {"number": number})
+        return redirect(table)
+
+
+class HandHistoryView(DirectorRequiredMixin, TemplateView):
+    """Every version of a hand: who, when, why, what it scored; earlier versions can be restored."""
+
+    template_name = "scoring/hand_history.html"
+
+    def get_context_data(self, **kwargs):
+        from .services import describe
+
+        hand = get_object_or_404(Hand.objects.select_related("table__round__tournament"), pk=kwargs["pk"])
+        info = table_info(hand.table)
+        versions = [
+            {"version": v, "label": describe(v.record, info.names, info.ruleset, v.scores)}
+            for v in hand.history.select_related("history_user")
+        ]
+        return {**super().get_context_data(**kwargs), "hand": hand, "table": hand.table, "versions": versions}
+
+    def post(self, request, pk):
+        hand = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
+        try:
+            restore_hand(hand, int(request.POST.get("history_id", 0)), request.user)
+        except (ValueError, Hand.history.model.DoesNotExist):
+            messages.error(request, _("That version does not exist."))
+        except HandRejected as rejected:
+            for message in rejected.messages:
+                messages.error(request, message)
+        else:
+            messages.success(request, _("Hand %(number)s restored.") % {"number": hand.number})
+            return redirect(hand.table)
+        return redirect("scoring_director:hand_history", pk=pk)
+
+
+class EndTableView(DirectorRequiredMixin, View):
+    """End a late table now: its round counts the hands played so far (POST)."""
+
+    def post(self, request, table_pk):
+        table = get_object_or_404(Table, pk=table_pk)
+        played = end_table(table, request.user)
+        messages.success(request, _("%(table)s ended after %(hands)s hands.") % {"table": table, "hands": played})
+        return redirect(request.POST.get("next") or table.get_absolute_url())
+
+
+class BoardView(DirectorRequiredMixin, TemplateView):
+    """The director's board: rounds × tables with hands entered, flags, confirmations, ended tables."""
+
+    template_name = "scoring/board.html"
+
+    def get_context_data(self, **kwargs):
+        tournament = get_object_or_404(Tournament, pk=kwargs["pk"])
+        return {**super().get_context_data(**kwargs), "tournament": tournament, "board": build_board(tournament)}
+
+
+class ResolveFlagView(DirectorRequiredMixin, View):
+    """Mark a player's flag as dealt with (POST)."""
+
+    def post(self, request, pk):
+        flag = get_object_or_404(HandFlag.objects.select_related("hand__table"), pk=pk)
+        flag.resolved = True
+        flag.save(update_fields=["resolved"])
+        return redirect(flag.hand.table)
+
+
+class VerifyRoundView(DirectorRequiredMixin, View):
+    """Mark a round verified, or not verified again (POST)."""
+
+    def post(self, request, pk):
+        rnd = get_object_or_404(Round, pk=pk)
+        rnd.verified_at = None if rnd.verified_at else timezone.now()
+        rnd.save(update_fields=["verified_at"])
+        return redirect("scoring_director:board", pk=rnd.tournament_id)
+
+
+class TableCardView(DirectorRequiredMixin, TemplateView):
+    """A printable card per table: players, seats, drawn cards and the private link as a QR code."""
+
+    template_name = "scoring/table_card.html"
+
+    def get_context_data(self, **kwargs):
+        table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=kwargs["table_pk"])
+        url = self.request.build_absolute_uri(reverse("scoring:private_sheet", args=[table.token]))
+        rs = table.round.tournament.get_ruleset()
+        cards = {c.key: c.name for size in rs.table_sizes for c in rs.seat_cards(size)}
+        seats = [(s, cards.get(s.card, s.card)) for s in table.seats.select_related("registration__player").order_by("position")]
+        qr = segno.make(url, error="m").svg_inline(scale=4, dark="#000")
+        return {**super().get_context_data(**kwargs), "table": table, "url": url, "qr": qr, "seats": seats}
+
+
+class RawRowsView(DirectorRequiredMixin, View):
+    """Transcribe a paper sheet: one hand per line, the numbers as written; all lines or none."""
+
+    def post(self, request, table_pk):
+        table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
+        text = request.POST.get("rows", "")
+        try:
+            hands = save_raw_rows(table, text, request.user, cumulative=bool(request.POST.get("cumulative")))
+        except RawRowsRejected as rejected:
+            ctx = {**sheet_context(table, director=True), "raw_text": text, "raw_problems": rejected.problems,
+                   "raw_cumulative": bool(request.POST.get("cumulative"))}
+            return render(request, "scoring/sheet.html", ctx, status=422)
+        messages.success(request, _("%(count)s hands transcribed.") % {"count": len(hands)})
         return redirect(table)

@@ -1,7 +1,9 @@
 """Public scoring pages: a table's score sheet, the standings and their exports. Read-only."""
 
+from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.utils.text import slugify
 from django.views.generic import DetailView, View
 
@@ -9,14 +11,18 @@ from tournaments.models import Table, Tournament
 from tournaments.permissions import is_director
 
 from . import exports
-from .forms import HandForm
+from .forms import FlagForm, HandForm
+from .models import HandFlag, SheetConfirmation
 from .services import build_sheet
 from .standings import compute_standings
 
 
-def sheet_context(table: Table, form: HandForm | None = None, editing=None) -> dict:
-    """Context of the score sheet page; directors get the entry form for the next hand."""
+def sheet_context(table: Table, form: HandForm | None = None, editing=None, director: bool = False) -> dict:
+    """Context of the score sheet; for a director without a form, the entry form of the next hand
+    (carrying its hand number, so a second scorer's save of the same hand is refused)."""
     sheet = build_sheet(table)
+    if form is None and director and not sheet.complete:
+        form = HandForm(info=sheet.info, dealer=sheet.next_dealer, initial={"number": sheet.next_number})
     return {
         "table": table,
         "round": table.round,
@@ -24,8 +30,18 @@ def sheet_context(table: Table, form: HandForm | None = None, editing=None) -> d
         "sheet": sheet,
         "form": form,
         "editing": editing,
+        "director": director,
         "catalogue": sheet.info.ruleset.catalogue(),
+        "flags": flags_by_hand(table),
     }
+
+
+def flags_by_hand(table: Table) -> dict[int, list]:
+    """Open flags of the table's hands: ``{hand_id: [HandFlag, ...]}``."""
+    flags: dict[int, list] = {}
+    for flag in HandFlag.objects.filter(hand__table=table, resolved=False):
+        flags.setdefault(flag.hand_id, []).append(flag)
+    return flags
 
 
 class SheetView(DetailView):
@@ -35,11 +51,36 @@ class SheetView(DetailView):
     queryset = Table.objects.select_related("round__tournament")
 
     def get_context_data(self, **kwargs):
-        ctx = sheet_context(self.object)
-        sheet = ctx["sheet"]
-        if is_director(self.request.user) and not sheet.complete:
-            ctx["form"] = HandForm(info=sheet.info, dealer=sheet.next_dealer)
-        return ctx
+        return sheet_context(self.object, director=is_director(self.request.user))
+
+
+class PrivateSheetView(View):
+    """The table's private link: its sheet for its players, without login; they can confirm the
+    sheet or flag a hand with a comment. The token opens this one table and nothing else."""
+
+    template_name = "scoring/private_sheet.html"
+
+    def get_table(self, token):
+        return get_object_or_404(Table.objects.select_related("round__tournament"), token=token)
+
+    def get(self, request, token):
+        table = self.get_table(token)
+        return render(request, self.template_name, {**sheet_context(table), "flag_form": FlagForm(table=table)})
+
+    def post(self, request, token):
+        table = self.get_table(token)
+        if "confirm" in request.POST:
+            SheetConfirmation.objects.create(
+                table=table, name=request.POST.get("name", "").strip()[:120], hands=table.hands.count()
+            )
+            messages.success(request, _("Thank you: the sheet is confirmed."))
+            return redirect("scoring:private_sheet", token=token)
+        form = FlagForm(request.POST, table=table)
+        if form.is_valid():
+            HandFlag.objects.create(hand=form.cleaned_data["hand"], comment=form.cleaned_data["comment"])
+            messages.success(request, _("The tournament director will look at hand %(number)s.") % {"number": form.cleaned_data["hand"].number})
+            return redirect("scoring:private_sheet", token=token)
+        return render(request, self.template_name, {**sheet_context(table), "flag_form": form}, status=422)
 
 
 def parse_round(value) -> int | None:

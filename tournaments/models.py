@@ -4,6 +4,8 @@ Thin models: the seating draw lives in :mod:`tournaments.draw` (pure) and
 :mod:`tournaments.services` (persisting it); rules live in :mod:`variants`.
 """
 
+import secrets
+
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
@@ -114,6 +116,7 @@ class Round(models.Model):
     seed = models.BigIntegerField(_("draw seed"))
     repeats = models.JSONField(_("repeat meetings"), default=list, blank=True)
     drawn_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
+    verified_at = models.DateTimeField(_("verified at"), null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -125,12 +128,24 @@ class Round(models.Model):
         return _("Round %(number)s") % {"number": self.number}
 
 
+def new_token() -> str:
+    """A private link token for a table's sheet (unguessable, URL-safe)."""
+    return secrets.token_urlsafe(16)
+
+
 class Table(models.Model):
     """A table in a round; its seats are numbered 0..n-1 in playing order (``hand-record.md``)."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table"))
     first_dealer = models.PositiveSmallIntegerField(_("first dealer seat"))
+    token = models.CharField(_("private link token"), max_length=32, unique=True, default=new_token, editable=False)
+    ended_after = models.PositiveSmallIntegerField(
+        _("ended after hand"),
+        null=True,
+        blank=True,
+        help_text=_("Set when the director ends a late table: the round counts this many hands."),
+    )
 
     class Meta:
         ordering = ["round", "number"]

@@ -115,6 +115,24 @@ class Bonus:
         return self.silent is None
 
 
+# Keyboard shortcuts of the quick-entry line, shared by every ruleset that has the contract or bonus.
+SHORTCUTS = {
+    # Königrufen
+    "rufer": "r", "trischaken": "t", "piccolo": "p", "zwiccolo": "z", "solorufer": "sr",
+    "pagatrufer": "pr", "besserrufer": "br", "bettler": "b", "sechserdreier": "6", "uhurufer": "ur",
+    "farbendreier": "fd", "dreier": "d", "piccolo_ouvert": "po", "zwiccolo_ouvert": "zo",
+    "kakadurufer": "kr", "bettler_ouvert": "bo", "quapilrufer": "qr", "farbensolo": "fs",
+    "solodreier": "sd",
+    # Cego
+    "cego": "c", "eine": "e", "eine_leere": "el", "zwei_leere": "zl", "zwei_verschiedene": "zv",
+    "geiss": "g", "solo": "s", "ulti": "u", "solodu": "sdu", "bettel": "b", "raeuber": "rb",
+}
+BONUS_CODES = {
+    "pagat": "pag", "uhu": "uhu", "kakadu": "kak", "quapil": "qua", "koenig_ultimo": "ku",
+    "mondfang": "mf", "vier_koenige": "vk", "trull": "tru", "sack1": "s1", "sack2": "s2", "valat": "val",
+}
+
+
 @dataclass(frozen=True)
 class SeatCard:
     """A card of the seating draw (``tournament-formats.md`` §2): ``key`` and German ``name``."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .base import Breakdown, Contract, InvalidHand, Problem, SeatCard, _
+from .base import SHORTCUTS, Breakdown, Contract, InvalidHand, Problem, SeatCard, _
 from .cardpoints import CardPointsError, parse_thirds
 from .checks import HandCheck, is_int
 
@@ -133,6 +133,7 @@ class CegoRuleset:
             "key": self.key,
             "edition": self.edition,
             "name": self.name,
+            "dealer_sits_out_at": 4,
             "contracts": [
                 {
                     "key": c.key,
@@ -141,6 +142,7 @@ class CegoRuleset:
                     "family": c.family,
                     "vorhand_only": c.vorhand_only,
                     "fields": list(self.fields(c)),
+                    "shortcut": SHORTCUTS.get(c.key, ""),
                     "bonuses": [],
                 }
                 for c in self.contracts

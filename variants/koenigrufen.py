@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .base import Breakdown, Bonus, Contract, InvalidHand, Problem, SeatCard, _
+from .base import BONUS_CODES, SHORTCUTS, Breakdown, Bonus, Contract, InvalidHand, Problem, SeatCard, _
 from .checks import HandCheck, is_int
 from .cardpoints import WHOLE_PACK_THIRDS, CardPointsError, format_thirds, parse_thirds
 
@@ -169,6 +169,7 @@ class KoenigrufenRuleset:
             "key": self.key,
             "edition": self.edition,
             "name": self.name,
+            "dealer_sits_out_at": 5,
             "contracts": [
                 {
                     "key": c.key,
@@ -181,6 +182,7 @@ class KoenigrufenRuleset:
                     "lost_factor": c.lost_factor,
                     "king_call": c.king_call,
                     "fields": list(self.fields(c)),
+                    "shortcut": SHORTCUTS.get(c.key, ""),
                     "bonuses": [b.key for b in self.allowed_bonuses(c.key)],
                 }
                 for c in self.contracts
@@ -193,6 +195,7 @@ class KoenigrufenRuleset:
                     "announced": b.announced,
                     "kind": b.kind,
                     "can_fail_silently": b.can_fail_silently,
+                    "code": BONUS_CODES.get(b.key, b.key),
                 }
                 for b in self.bonuses
             ],

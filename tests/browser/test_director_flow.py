@@ -96,3 +96,32 @@ def test_a_refused_hand_shows_the_message_and_keeps_the_input(page, live_server,
     assert page.input_value("input[name=points_0]") == "30"
     assert page.input_value("select[name=contract]") == "trischaken"
     assert not Hand.objects.exists()
+
+
+def test_quick_entry_by_keyboard_updates_the_sheet_in_place(page, live_server, director, make_tournament):
+    t = make_tournament(players=4)
+    for reg, name in zip(t.registrations.order_by("start_number"), ["Anna Berger", "Karl Dorn", "Maria Egger", "Hans Falk"]):
+        reg.player.name = name
+        reg.player.save()
+    table = services.draw_next_round(t, seed=7).tables.get()
+    names = [s.registration.player.name for s in table.seats.select_related("registration__player").order_by("position")]
+    log_in_to_sheet(page, live_server, table)
+    page.evaluate("window.__same_page = true")  # gone if the page reloads instead of swapping
+
+    # "d 2 + pag!": Dreier, seat 2 declares, won, Pagat announced by the declarer's team.
+    page.focus("#quick")
+    page.keyboard.type("d 2 + pag!")
+    page.wait_for_selector(".preview-row")  # the computed row is shown before saving
+    assert "+21" in page.inner_text(".preview-row")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand-1")
+    assert page.evaluate("window.__same_page") is True
+    assert Hand.objects.get().scores == [-7, 21, -7, -7]
+    # focus is back on the quick line for hand 2, a Rufer by Vorhand with a partner by initials
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'quick'")
+    initials = "".join(w[0] for w in names[3].split()).lower()  # e.g. "hf" for Hans Falk
+    page.keyboard.type(f"r 2 {initials} -")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand-2")
+    # Rufer lost, 2 against 2: seat 1 (Vorhand of hand 2) with seat 3, −1 each.
+    assert Hand.objects.get(number=2).scores == [1, -1, 1, -1]

@@ -97,9 +97,13 @@ def test_trischaken_card_points_in_p_b_notation(director_client, four_table):
 
 
 @pytest.mark.django_db
-def test_struck_hand_scores_zero(director_client, four_table):
+def test_struck_hand_scores_zero_and_needs_a_reason(director_client, four_table):
+    response = post_hand(director_client, four_table, outcome="struck")
+    assert response.status_code == 422 and "reason" in response.context["form"].errors
     post_hand(director_client, four_table, outcome="struck", note="Zettel unleserlich")
-    assert Hand.objects.get().scores == [0, 0, 0, 0]
+    hand = Hand.objects.get()
+    assert hand.scores == [0, 0, 0, 0]
+    assert hand.history.first().history_change_reason == "Zettel unleserlich"
 
 
 @pytest.mark.django_db
@@ -121,8 +125,8 @@ def test_hand_cap_of_the_round(director_client, four_table):
     # Tirol: 16 hands at a 4-table (koenigrufen.md §5).
     for k in range(16):
         dealer = (four_table.first_dealer + k) % 4
-        assert post_hand(director_client, four_table, dealer=dealer, outcome="struck").status_code == 302
-    response = post_hand(director_client, four_table, outcome="struck")
+        assert post_hand(director_client, four_table, dealer=dealer, outcome="struck", reason="Test").status_code == 302
+    response = post_hand(director_client, four_table, outcome="struck", reason="Test")
     assert response.status_code == 422
     assert Hand.objects.count() == 16
     assert response.context["sheet"].complete
@@ -169,7 +173,7 @@ def test_trischaken_renonce_needs_no_card_points(director_client, four_table):
 @pytest.mark.django_db
 def test_next_dealer_moves_on_from_the_last_hand_after_a_deletion(director_client, four_table):
     for dealer in (3, 0, 1):  # hands 1-3
-        post_hand(director_client, four_table, dealer=dealer, outcome="struck")
+        post_hand(director_client, four_table, dealer=dealer, outcome="struck", reason="Test")
     director_client.post(reverse("scoring_director:hand_delete", args=[Hand.objects.get(number=1).pk]))
     sheet = director_client.get(four_table.get_absolute_url()).context["sheet"]
     assert [r.dealer for r in sheet.rows] == [0, 1]

@@ -1,0 +1,69 @@
+"""The director's board: rounds × tables, with hands entered, open flags, confirmations and ended
+tables, in a fixed number of queries however many tables there are."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db.models import Count
+
+from tournaments.models import Table, Tournament
+
+from .models import HandFlag, SheetConfirmation
+
+
+@dataclass
+class BoardCell:
+    """One table of one round: ``hands`` of ``cap`` entered, open ``flags``, last ``confirmed``."""
+
+    table: Table
+    size: int
+    hands: int
+    cap: int
+    flags: int = 0
+    confirmed: int | None = None  # hands confirmed by the players' last confirmation
+
+    @property
+    def complete(self) -> bool:
+        return self.hands >= self.cap
+
+
+@dataclass
+class BoardRound:
+    round: object
+    cells: list[BoardCell] = field(default_factory=list)
+
+    @property
+    def hands(self) -> int:
+        return sum(c.hands for c in self.cells)
+
+    @property
+    def cap(self) -> int:
+        return sum(c.cap for c in self.cells)
+
+
+def build_board(tournament: Tournament) -> list[BoardRound]:
+    """The board of ``tournament``: one :class:`BoardRound` per drawn round (five queries)."""
+    tables = list(
+        Table.objects.filter(round__tournament=tournament)
+        .select_related("round")
+        .annotate(size=Count("seats", distinct=True), played=Count("hands", distinct=True))
+        .order_by("round__number", "number")
+    )
+    flags = Counter(
+        HandFlag.objects.filter(hand__table__round__tournament=tournament, resolved=False).values_list(
+            "hand__table_id", flat=True
+        )
+    )
+    confirmed: dict[int, int] = {}
+    for table_id, hands in SheetConfirmation.objects.filter(table__round__tournament=tournament).order_by(
+        "created"
+    ).values_list("table_id", "hands"):
+        confirmed[table_id] = hands
+    rounds: dict[int, BoardRound] = {}
+    for t in tables:
+        cap = tournament.hands_for_table(t.size) if t.ended_after is None else t.ended_after
+        cell = BoardCell(t, t.size, t.played, cap, flags.get(t.pk, 0), confirmed.get(t.pk))
+        rounds.setdefault(t.round_id, BoardRound(t.round)).cells.append(cell)
+    return list(rounds.values())
