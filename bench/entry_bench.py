@@ -115,6 +115,7 @@ def build(players: int, room: int, log) -> dict:
 
     from scoring.demo_hands import random_hand
     from scoring.models import Hand
+    from scoring.services import refresh_seat_scores
     from tournaments import services
     from tournaments.models import Player, Tournament
     from variants import get_ruleset
@@ -162,6 +163,8 @@ def build(players: int, room: int, log) -> dict:
                     tables.append(table)
             Hand.objects.bulk_create(batch, batch_size=1000)
             hands_total += len(batch)
+        for table in rnd.tables.all():  # bulk_create bypasses save_hand: keep the seats' round scores
+            refresh_seat_scores(table)
         log(f"  round {number}: {rnd.tables.count()} tables, {len(batch)} hands")
     return {"tournament": t, "director": director, "ruleset": rs, "tables": tables, "pending": pending,
             "caps": caps, "hands": hands_total}

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from .models import Hand
 from .services import HandRejected, TableInfo, score_record
+from .widgets import FastSelect
 
 # Bonus choice values: team : silent/announced : made/failed
 _TEAM = {"d": "declarer", "o": "opponents"}
@@ -72,13 +73,16 @@ class HandForm(forms.Form):
         seats = [(str(p), f"{info.names[p]}") for p in range(info.size)]
         optional_seat = [("", "—")] + seats
         self.fields["dealer"] = forms.TypedChoiceField(
-            label=_("Dealer"), choices=seats, coerce=int, initial=dealer
+            label=_("Dealer"), choices=seats, coerce=int, initial=dealer, widget=FastSelect
         )
         self.fields["contract"] = forms.ChoiceField(
-            label=_("Contract"), required=False, choices=[("", "—")] + [(c.key, c.name) for c in rs.contracts]
+            label=_("Contract"),
+            required=False,
+            choices=[("", "—")] + [(c.key, c.name) for c in rs.contracts],
+            widget=FastSelect,
         )
         self.fields["declarer"] = forms.TypedChoiceField(
-            label=_("Declarer"), required=False, choices=optional_seat, coerce=int, empty_value=None
+            label=_("Declarer"), required=False, choices=optional_seat, coerce=int, empty_value=None, widget=FastSelect
         )
         if "partner" in self.used:
             self.fields["partner"] = forms.TypedChoiceField(
@@ -87,6 +91,7 @@ class HandForm(forms.Form):
                 choices=[("", _("none – king in the talon"))] + seats,
                 coerce=int,
                 empty_value=None,
+                widget=FastSelect,
             )
         self.fields["won"] = forms.ChoiceField(
             label=_("Result"),
@@ -108,11 +113,11 @@ class HandForm(forms.Form):
             self.fields["conceded"] = forms.BooleanField(label=_("Conceded (schleifen)"), required=False)
         if "revoke" in self.used:
             self.fields["revoke"] = forms.TypedChoiceField(
-                label=_("Renonce by"), required=False, choices=optional_seat, coerce=int, empty_value=None
+                label=_("Renonce by"), required=False, choices=optional_seat, coerce=int, empty_value=None, widget=FastSelect
             )
         for bonus in rs.bonuses:
             self.fields[f"bonus_{bonus.key}"] = forms.ChoiceField(
-                label=bonus.name, required=False, choices=bonus_choices(bonus)
+                label=bonus.name, required=False, choices=bonus_choices(bonus), widget=FastSelect
             )
         for p in range(info.size):
             if "card_points" in self.used:

@@ -13,7 +13,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.models import Table
+from tournaments.models import Seat, Table
 from tournaments.problems import translate_problem
 
 from .models import Hand
@@ -115,7 +115,26 @@ def save_hand(
         hand.scores = scores
         _stamp(hand, user, reason)
         hand.save()
+        refresh_seat_scores(table)
     return hand
+
+
+def refresh_seat_scores(table: Table) -> list[int]:
+    """Recompute the round score of every seat of ``table`` from its hands (two queries).
+
+    Called inside the transaction that saves or deletes a hand, with the table locked, so the
+    standings can read a few thousand seat rows instead of decoding every hand's row.
+    """
+    seats = list(table.seats.order_by("position"))
+    totals = [0] * len(seats)
+    for scores in table.hands.values_list("scores", flat=True):
+        for i, s in enumerate(scores[: len(seats)]):
+            totals[i] += s
+    changed = [seat for seat, total in zip(seats, totals) if seat.score != total]
+    for seat, total in zip(seats, totals):
+        seat.score = total
+    Seat.objects.bulk_update(changed, ["score"])
+    return totals
 
 
 def _stamp(hand: Hand, user, reason: str) -> None:
@@ -160,6 +179,7 @@ def delete_hand(hand: Hand, user=None, reason: str = "") -> None:
             h.number -= 1
             _stamp(h, user, _("renumbered after hand %(number)s was deleted") % {"number": hand.number})
             h.save(update_fields=["number"])
+        refresh_seat_scores(hand.table)
 
 
 def end_table(table: Table, user=None) -> int:

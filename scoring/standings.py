@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from tournaments.models import Seat, Tournament
 
-from .models import Hand
 from .ranking import TIEBREAKS, Entry, Row, rank
 
 
@@ -27,20 +26,12 @@ class Standings:
 
 
 def round_results(tournament: Tournament) -> dict[int, dict[int, tuple[int, int]]]:
-    """``{registration_id: {round_number: (score, table_number)}}`` over every drawn round."""
-    table_totals: dict[int, list[int]] = {}
-    for table_id, scores in Hand.objects.filter(table__round__tournament=tournament).values_list(
-        "table_id", "scores"
-    ):
-        totals = table_totals.setdefault(table_id, [0] * len(scores))
-        for i, s in enumerate(scores):
-            totals[i] += s
+    """``{registration_id: {round_number: (score, table_number)}}`` over every drawn round (one
+    query over the seats, whose round scores the scoring services keep)."""
     results: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
-    for reg_id, table_id, position, round_number, table_number in Seat.objects.filter(
+    for reg_id, score, round_number, table_number in Seat.objects.filter(
         table__round__tournament=tournament
-    ).values_list("registration_id", "table_id", "position", "table__round__number", "table__number"):
-        totals = table_totals.get(table_id)
-        score = totals[position] if totals and position < len(totals) else 0
+    ).values_list("registration_id", "score", "table__round__number", "table__number"):
         results[reg_id][round_number] = (score, table_number)
     return results
 
@@ -61,18 +52,20 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
     )
     results = round_results(tournament)
     entries = []
-    for reg in tournament.registrations.select_related("player"):
-        mine = results.get(reg.pk, {})
+    for pk, name, club, start_number, lot, withdrawn in tournament.registrations.values_list(
+        "pk", "player__name", "player__club", "start_number", "lot", "withdrawn"
+    ):
+        mine = results.get(pk, {})
         entries.append(
             Entry(
-                key=reg.pk,
-                name=reg.player.name,
-                club=reg.player.club,
-                start_number=reg.start_number,
+                key=pk,
+                name=name,
+                club=club,
+                start_number=start_number,
                 rounds=[mine[n][0] if n in mine else None for n in rounds],
                 tables=[mine[n][1] if n in mine else None for n in rounds],
-                lot=reg.lot,
-                withdrawn=reg.withdrawn,
+                lot=lot,
+                withdrawn=withdrawn,
             )
         )
     return Standings(

@@ -171,6 +171,11 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField(_("seat"))
     registration = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="seats")
     card = models.CharField(_("drawn card"), max_length=20)
+    score = models.IntegerField(
+        _("round score"),
+        default=0,
+        help_text=_("Sum of this seat's scores over the table's hands; kept by the scoring services."),
+    )
 
     class Meta:
         ordering = ["table", "position"]

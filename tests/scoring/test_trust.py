@@ -186,3 +186,24 @@ def test_preview_shows_the_row_before_saving(director_client, four_table, englis
     response = director_client.post(url, {"outcome": "played", "dealer": "3", "contract": "dreier", "declarer": "1", "partner": "2", "won": "1"})
     assert not response.context["valid"] and "partner" in response.content.decode().lower()
     assert not Hand.objects.exists()
+
+
+@pytest.mark.django_db
+def test_seat_round_scores_follow_every_save_edit_restore_and_delete(director_client, four_table):
+    from django.core.management import call_command
+
+    def seats():
+        return list(four_table.seats.order_by("position").values_list("score", flat=True))
+
+    first = save_hand(four_table, DREIER_WON)  # [-5, 15, -5, -5]
+    save_hand(four_table, {**DREIER_LOST, "dealer": 0, "declarer": 2})  # [5, 5, -15, 5]
+    assert seats() == [0, 20, -20, 0]
+    save_hand(four_table, DREIER_LOST, hand=first)  # now [5, -15, 5, 5]
+    assert seats() == [10, -10, -10, 10]
+    director_client.post(reverse("scoring_director:hand_history", args=[first.pk]), {"history_id": first.history.last().history_id})
+    assert seats() == [0, 20, -20, 0]
+    director_client.post(reverse("scoring_director:hand_delete", args=[first.pk]), {"reason": "test"})
+    assert seats() == [5, 5, -15, 5]
+    four_table.seats.update(score=99)  # a stale cache is repaired by the command
+    call_command("recompute")
+    assert seats() == [5, 5, -15, 5]
