@@ -77,6 +77,7 @@ def save_hand(
     expected_number: int | None = None,
     expected_version: int | None = None,
     reason: str = "",
+    info: "TableInfo | None" = None,
 ) -> Hand:
     """Validate, score and store ``record`` as the next hand of ``table`` or in place of ``hand``.
 
@@ -87,9 +88,10 @@ def save_hand(
     version in the hand's history with ``user`` and ``reason``.
 
     Raises :class:`HandRejected` when the ruleset refuses the hand or the table's hands are all
-    played (the round's cap, or fewer if the director ended the table).
+    played (the round's cap, or fewer if the director ended the table). ``info``: the table's
+    :class:`TableInfo` if the caller has it already.
     """
-    info = table_info(table)
+    info = info or table_info(table)
     scores = score_record(info, record)
     with transaction.atomic():
         Table.objects.select_for_update().get(pk=table.pk)
@@ -115,17 +117,18 @@ def save_hand(
         hand.scores = scores
         _stamp(hand, user, reason)
         hand.save()
-        refresh_seat_scores(table)
+        refresh_seat_scores(table, info.seats)
     return hand
 
 
-def refresh_seat_scores(table: Table) -> list[int]:
-    """Recompute the round score of every seat of ``table`` from its hands (two queries).
+def refresh_seat_scores(table: Table, seats: list | None = None) -> list[int]:
+    """Recompute the round score of every seat of ``table`` from its hands (one or two queries;
+    ``seats``: the table's seats in position order if the caller has them).
 
     Called inside the transaction that saves or deletes a hand, with the table locked, so the
     standings can read a few thousand seat rows instead of decoding every hand's row.
     """
-    seats = list(table.seats.order_by("position"))
+    seats = list(table.seats.order_by("position")) if seats is None else seats
     totals = [0] * len(seats)
     for scores in table.hands.values_list("scores", flat=True):
         for i, s in enumerate(scores[: len(seats)]):
@@ -203,6 +206,14 @@ class SheetRow:
     sitting_out: int | None = None
     dealer_name: str = ""
 
+    @property
+    def cells(self) -> list[tuple[int, str]]:
+        """``(score, css classes)`` per seat: sign colour, and the seat that sat out."""
+        return [
+            (s, ("pos" if s > 0 else "neg" if s < 0 else "") + (" sitting" if i == self.sitting_out else ""))
+            for i, s in enumerate(self.scores)
+        ]
+
 
 @dataclass
 class Sheet:
@@ -272,9 +283,9 @@ def bonus_label(rs, bonus: dict) -> str:
     return label
 
 
-def build_sheet(table: Table) -> Sheet:
-    """The score sheet of ``table`` (three queries)."""
-    info = table_info(table)
+def build_sheet(table: Table, info: TableInfo | None = None) -> Sheet:
+    """The score sheet of ``table`` (two or three queries; ``info`` if the caller has it)."""
+    info = info or table_info(table)
     sheet = Sheet(info=info, totals=[0] * info.size)
     for hand in table.hands.order_by("number"):
         dealer = hand.record.get("dealer", 0)

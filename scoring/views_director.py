@@ -23,9 +23,9 @@ from .services import HandRejected, delete_hand, end_table, restore_hand, save_h
 from .views_public import sheet_context
 
 
-def render_sheet(request, table, form=None, editing=None, status=200):
+def render_sheet(request, table, form=None, editing=None, status=200, info=None):
     """The score sheet: its partial for htmx (always 200, so htmx swaps it), else the page."""
-    ctx = sheet_context(table, form, editing, director=True)
+    ctx = sheet_context(table, form, editing, director=True, info=info)
     if request.htmx:
         return render(request, "scoring/_sheet.html", ctx)
     return render(request, "scoring/sheet.html", ctx, status=status)
@@ -42,6 +42,7 @@ def _save(request, form, table, hand=None):
             expected_number=None if hand else form.cleaned_data.get("number"),
             expected_version=form.cleaned_data.get("version") if hand else None,
             reason=form.history_reason(form.cleaned_data),
+            info=form.info,
         )
     except HandRejected as rejected:
         for message in rejected.messages:
@@ -54,11 +55,12 @@ class HandCreateView(DirectorRequiredMixin, View):
 
     def post(self, request, table_pk):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
-        form = HandForm(request.POST, info=table_info(table))
+        info = table_info(table)
+        form = HandForm(request.POST, info=info)
         if form.is_valid() and (hand := _save(request, form, table)):
             messages.success(request, _("Hand %(number)s saved.") % {"number": hand.number})
-            return render_sheet(request, table) if request.htmx else redirect(table)
-        return render_sheet(request, table, form, status=422)
+            return render_sheet(request, table, info=info) if request.htmx else redirect(table)
+        return render_sheet(request, table, form, status=422, info=info)
 
 
 class HandPreviewView(DirectorRequiredMixin, View):

@@ -17,10 +17,11 @@ from .services import build_sheet
 from .standings import compute_standings
 
 
-def sheet_context(table: Table, form: HandForm | None = None, editing=None, director: bool = False) -> dict:
+def sheet_context(table: Table, form: HandForm | None = None, editing=None, director: bool = False, info=None) -> dict:
     """Context of the score sheet; for a director without a form, the entry form of the next hand
-    (carrying its hand number, so a second scorer's save of the same hand is refused)."""
-    sheet = build_sheet(table)
+    (carrying its hand number, so a second scorer's save of the same hand is refused). ``info``:
+    the table's :class:`~scoring.services.TableInfo` if the caller has it."""
+    sheet = build_sheet(table, info)
     if form is None and director and not sheet.complete:
         form = HandForm(info=sheet.info, dealer=sheet.next_dealer, initial={"number": sheet.next_number})
     return {
