@@ -1,11 +1,10 @@
 """Ichenheim Cego tournaments through the web layer (cego-ichenheim.md, tournament-formats.md)."""
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from scoring.demo import CEGO_DEMO
+from scoring.demo import CEGO_DEMO, build_demo
 from scoring.models import Hand
 from tournaments import services
 from tournaments.models import Player, Tournament
@@ -116,8 +115,7 @@ def test_ties_share_the_rank_until_the_card_draw(director_client, english):
 
 @pytest.mark.django_db
 def test_cego_demo_is_complete_and_valid(db):
-    call_command("build_demo")
-    t = Tournament.objects.get(name=CEGO_DEMO.name)
+    t = build_demo(CEGO_DEMO)
     rs = t.get_ruleset()
     assert (t.registrations.count(), t.round_set.count()) == (31, 2)
     for rnd in t.round_set.all():
@@ -136,8 +134,7 @@ def test_cego_exports(client, english):
 
     from openpyxl import load_workbook
 
-    call_command("build_demo")
-    t = Tournament.objects.get(name=CEGO_DEMO.name)
+    t = build_demo(CEGO_DEMO)
     wb = load_workbook(BytesIO(client.get(f"/t/{t.pk}/standings.xlsx").content))
     assert wb.sheetnames == ["Standings", "Round 1", "Round 2", "Hands"]
     standings = list(wb["Standings"].iter_rows(values_only=True))

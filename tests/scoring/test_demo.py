@@ -5,15 +5,14 @@ from collections import Counter
 import pytest
 from django.core.management import call_command
 
-from scoring.demo import DEMO_PASSWORD, DEMO_USERNAME, TIROL_DEMO_NAME
+from scoring.demo import DEMO_PASSWORD, DEMO_USERNAME, DEMOS, TIROL_DEMO_NAME, build_tirol_demo
 from scoring.models import Hand
 from tournaments.models import Tournament
 
 
 @pytest.fixture
 def demo(db):
-    call_command("build_demo")
-    return Tournament.objects.get(name=TIROL_DEMO_NAME)
+    return build_tirol_demo()
 
 
 def test_demo_is_a_complete_tirol_tournament(demo, client):
@@ -38,7 +37,10 @@ def test_demo_is_a_complete_tirol_tournament(demo, client):
     assert client.login(username=DEMO_USERNAME, password=DEMO_PASSWORD)
 
 
-def test_demo_is_reproducible_and_idempotent(demo):
+def test_demo_is_reproducible_and_idempotent(db):
+    # The README's run command: build_demo builds every demo, keeps them, rebuilds them with --reset.
+    call_command("build_demo")
+    assert set(Tournament.objects.values_list("name", flat=True)) == {spec.name for spec in DEMOS}
     rows = list(Hand.objects.order_by("table__round__tournament__name", "table__round__number", "table__number", "number").values_list("scores", flat=True))
     call_command("build_demo")  # idempotent: keeps the existing demo
     assert Tournament.objects.filter(name=TIROL_DEMO_NAME).count() == 1

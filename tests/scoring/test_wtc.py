@@ -1,10 +1,9 @@
 """Wiener Tarockcup tournaments: created with their edition, scored under it, catalogue-driven pages."""
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
-from scoring.demo import WTC_DEMO
+from scoring.demo import WTC_DEMO, build_demo
 from scoring.models import Hand
 from tournaments import services
 from tournaments.models import Player, Tournament
@@ -79,8 +78,7 @@ def test_forms_and_rules_pages_come_from_the_editions_catalogue(director_client,
 
 @pytest.mark.django_db
 def test_wtc_demo_is_complete_and_valid(db):
-    call_command("build_demo")
-    t = Tournament.objects.get(name=WTC_DEMO.name)
+    t = build_demo(WTC_DEMO)
     rs = t.get_ruleset()
     assert (t.edition, t.registrations.count(), t.round_set.count()) == ("2020", 18, 3)
     for rnd in t.round_set.all():
