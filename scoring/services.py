@@ -45,7 +45,7 @@ class TableInfo:
 
 def table_info(table: Table) -> TableInfo:
     """Seats, size, ruleset and hand cap of ``table`` (two queries)."""
-    seats = list(table.seats.select_related("registration__player").order_by("position"))
+    seats = list(table.seats.select_related("registration__player", "substitute__player").order_by("position"))
     tournament = table.round.tournament
     rs = tournament.get_ruleset()
     size = len(seats)
@@ -54,10 +54,16 @@ def table_info(table: Table) -> TableInfo:
         table=table,
         seats=seats,
         size=size,
-        names={s.position: s.registration.player.name for s in seats},
+        names={s.position: seat_name(s) for s in seats},
         ruleset=rs,
         cap=cap,
     )
+
+
+def seat_name(seat) -> str:
+    """The seat's player, "Anna Huber → Karl Moser" once a substitute took over."""
+    name = seat.registration.player.name
+    return f"{name} → {seat.substitute.player.name}" if seat.substitute_id else name
 
 
 def score_record(info: TableInfo, record: dict) -> list[int]:
@@ -130,14 +136,21 @@ def refresh_seat_scores(table: Table, seats: list | None = None) -> list[int]:
     """
     seats = list(table.seats.order_by("position")) if seats is None else seats
     totals = [0] * len(seats)
-    for scores in table.hands.values_list("scores", flat=True):
+    later = [0] * len(seats)  # from a substitute's first hand on: his
+    for number, scores in table.hands.values_list("number", "scores"):
         for i, s in enumerate(scores[: len(seats)]):
-            totals[i] += s
-    changed = [seat for seat, total in zip(seats, totals) if seat.score != total]
-    for seat, total in zip(seats, totals):
-        seat.score = total
-    Seat.objects.bulk_update(changed, ["score"])
-    return totals
+            start = seats[i].substitute_from
+            if start is not None and number >= start:
+                later[i] += s
+            else:
+                totals[i] += s
+    changed = [
+        seat for seat, total, sub in zip(seats, totals, later) if (seat.score, seat.substitute_score) != (total, sub)
+    ]
+    for seat, total, sub in zip(seats, totals, later):
+        seat.score, seat.substitute_score = total, sub
+    Seat.objects.bulk_update(changed, ["score", "substitute_score"])
+    return [t + s for t, s in zip(totals, later)]
 
 
 def _stamp(hand: Hand, user, reason: str) -> None:
@@ -226,6 +239,19 @@ class Sheet:
     next_dealer: int | None = None
     next_vorhand: int | None = None
     complete: bool = False
+
+    @property
+    def next_dealer_name(self) -> str:
+        return self.info.names.get(self.next_dealer, "")
+
+    @property
+    def next_vorhand_name(self) -> str:
+        return self.info.names.get(self.next_vorhand, "")
+
+    @property
+    def players_now(self) -> list[str]:
+        """Who sits at each seat now: the substitute where one took over (for quick entry)."""
+        return [(s.substitute.player.name if s.substitute_id else s.registration.player.name) for s in self.info.seats]
 
 
 def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None = None) -> str:

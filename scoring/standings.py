@@ -29,10 +29,12 @@ def round_results(tournament: Tournament) -> dict[int, dict[int, tuple[int, int]
     """``{registration_id: {round_number: (score, table_number)}}`` over every drawn round (one
     query over the seats, whose round scores the scoring services keep)."""
     results: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
-    for reg_id, score, round_number, table_number in Seat.objects.filter(
+    for reg_id, score, sub_id, sub_score, round_number, table_number in Seat.objects.filter(
         table__round__tournament=tournament
-    ).values_list("registration_id", "score", "table__round__number", "table__number"):
+    ).values_list("registration_id", "score", "substitute_id", "substitute_score", "table__round__number", "table__number"):
         results[reg_id][round_number] = (score, table_number)
+        if sub_id is not None:  # a substitute took over the seat: the rest of the round is his
+            results[sub_id][round_number] = (sub_score, table_number)
     return results
 
 

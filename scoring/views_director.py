@@ -74,7 +74,12 @@ class HandPreviewView(DirectorRequiredMixin, View):
         return render(
             request,
             "scoring/_preview.html",
-            {"form": form, "valid": valid, "scores": getattr(form, "scores", None), "info": info},
+            {
+                "form": form,
+                "valid": valid,
+                "scores": getattr(form, "scores", None),
+                "chips": list(zip(info.names.values(), getattr(form, "scores", None) or [])),
+            },
         )
 
 

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 import variants
 
-from .models import Player, Table, Tournament
+from .models import Player, Registration, Seat, Table, Tournament
 
 
 def edition_choices():
@@ -50,12 +50,12 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["name", "date", "venue", "rounds", "hands_per_round", "status"]
+        fields = ["name", "date", "venue", "rounds", "hands_per_round", "draw_mode", "status"]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name in ("rounds", "hands_per_round"):
+        for name in ("rounds", "hands_per_round", "draw_mode"):
             self.fields[name].required = False
         self.fields["rounds"].help_text = _("Empty: the ruleset's default (3 for both cups, 2 sessions in Cego).")
         self.fields["hands_per_round"].help_text = _(
@@ -95,6 +95,9 @@ class TournamentForm(forms.ModelForm):
             if data.get("hands_per_round") is None and "hands_per_round" not in self.errors:
                 data["hands_per_round"] = rs.default_hands_per_round
         return data
+
+    def clean_draw_mode(self):
+        return self.cleaned_data["draw_mode"] or Tournament.DrawMode.AVOID_REPEATS
 
     def clean_rounds(self):
         rounds = self.cleaned_data["rounds"]
@@ -165,3 +168,40 @@ class DrawForm(forms.Form):
 
     seed = forms.IntegerField(label=_("Seed (optional)"), required=False, min_value=0, max_value=2**62)
 
+
+
+class SwapForm(forms.Form):
+    """Swap two players of a round by hand (before hands are entered at their tables)."""
+
+    first = forms.ModelChoiceField(label=_("Player"), queryset=Registration.objects.none())
+    second = forms.ModelChoiceField(label=_("with"), queryset=Registration.objects.none())
+
+    def __init__(self, *args, round, **kwargs):
+        super().__init__(*args, **kwargs)
+        seated = Registration.objects.filter(seats__table__round=round).select_related("player").order_by("player__name")
+        for name in ("first", "second"):
+            self.fields[name].queryset = seated
+            self.fields[name].label_from_instance = lambda r: r.player.name
+
+
+class SubstituteForm(forms.Form):
+    """A substitute takes over a seat for the rest of the round."""
+
+    seat = forms.ModelChoiceField(label=_("Seat of"), queryset=Seat.objects.none())
+    substitute = forms.ModelChoiceField(label=_("Substitute"), queryset=Registration.objects.none())
+
+    def __init__(self, *args, round, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].queryset = (
+            Seat.objects.filter(table__round=round, substitute__isnull=True)
+            .select_related("registration__player", "table")
+            .order_by("registration__player__name")
+        )
+        self.fields["seat"].label_from_instance = lambda s: f"{s.registration.player.name} ({s.table})"
+        self.fields["substitute"].queryset = (
+            round.tournament.registrations.filter(withdrawn=False)
+            .exclude(seats__table__round=round)
+            .select_related("player")
+            .order_by("player__name")
+        )
+        self.fields["substitute"].label_from_instance = lambda r: r.player.name

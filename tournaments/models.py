@@ -6,6 +6,7 @@ Thin models: the seating draw lives in :mod:`tournaments.draw` (pure) and
 
 import secrets
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
@@ -59,6 +60,14 @@ class Tournament(models.Model):
         help_text=_("Options of the ruleset, e.g. Piccolo and Bettel in Cego; absent ones take the ruleset's default."),
     )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLANNED)
+
+    class DrawMode(models.TextChoices):
+        AVOID_REPEATS = "avoid_repeats", _("random, avoiding players meeting again")
+        RANDOM = "random", _("pure random")
+        ALL_AT_START = "all_at_start", _("all rounds drawn at the start (Wiener Tarockcup)")
+        BY_STANDINGS = "by_standings", _("by current standings: similar standings together (Bled option)")
+
+    draw_mode = models.CharField(_("seating draw"), max_length=20, choices=DrawMode.choices, default=DrawMode.AVOID_REPEATS)
     created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -117,6 +126,12 @@ class Round(models.Model):
     repeats = models.JSONField(_("repeat meetings"), default=list, blank=True)
     drawn_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
     verified_at = models.DateTimeField(_("verified at"), null=True, blank=True)
+    report = models.JSONField(
+        _("draw report"),
+        default=dict,
+        blank=True,
+        help_text=_("Table sizes, repeat meetings with the rounds they met before, the lowest number of repeats found."),
+    )
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -176,6 +191,18 @@ class Seat(models.Model):
         default=0,
         help_text=_("Sum of this seat's scores over the table's hands; kept by the scoring services."),
     )
+    substitute = models.ForeignKey(
+        Registration,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="substitute_seats",
+        verbose_name=_("substitute"),
+    )
+    substitute_from = models.PositiveSmallIntegerField(
+        _("substitute from hand"), null=True, blank=True, help_text=_("The first hand the substitute plays.")
+    )
+    substitute_score = models.IntegerField(_("substitute's round score"), default=0)
 
     class Meta:
         ordering = ["table", "position"]
@@ -188,3 +215,33 @@ class Seat(models.Model):
 
     def __str__(self):
         return f"{self.table}: {self.position} {self.registration.player.name}"
+
+
+class DrawLog(models.Model):
+    """Every draw, redraw, deletion and swap of a round, with its seed (issue 6: "each attempt
+    logged with its seed")."""
+
+    class Action(models.TextChoices):
+        DRAWN = "drawn", _("drawn")
+        DELETED = "deleted", _("deleted to draw again")
+        SWAPPED = "swapped", _("players swapped")
+        SUBSTITUTE = "substitute", _("substitute seated")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="draw_log")
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
+    repeats = models.PositiveIntegerField(_("repeat meetings"), null=True, blank=True)
+    detail = models.CharField(_("detail"), max_length=300, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("by")
+    )
+    created = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["created"]
+        verbose_name = _("draw log entry")
+        verbose_name_plural = _("draw log")
+
+    def __str__(self):
+        return f"{self.tournament} R{self.round_number} {self.action} {self.seed or ''}"

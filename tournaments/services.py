@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import secrets
 
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from .draw import SeatingImpossible, draw_round
 from .problems import translate_problem
-from .models import Player, Registration, Round, Seat, Table, Tournament
+from .models import DrawLog, Player, Registration, Round, Seat, Table, Tournament
 
 
 class DrawRefused(Exception):
@@ -45,7 +45,7 @@ def past_tables(tournament: Tournament) -> list[list[int]]:
     return list(tables.values())
 
 
-def draw_next_round(tournament: Tournament, seed: int | None = None) -> Round:
+def draw_next_round(tournament: Tournament, seed: int | None = None, user=None) -> Round:
     """Draw and store the next round (``tournament-formats.md`` §2).
 
     Tables of the ruleset's sizes at random from ``seed`` (a fresh random seed when ``None``,
@@ -78,7 +78,20 @@ def draw_next_round(tournament: Tournament, seed: int | None = None) -> Round:
         except SeatingImpossible as exc:
             raise DrawRefused(translate_problem(exc.problem)) from exc
         rnd = Round.objects.create(
-            tournament=tournament, number=number, seed=seed, repeats=[list(p) for p in result.repeats]
+            tournament=tournament,
+            number=number,
+            seed=seed,
+            repeats=[list(p) for p in result.repeats],
+            report=draw_report(result),
+        )
+        DrawLog.objects.create(
+            tournament=tournament,
+            round_number=number,
+            action=DrawLog.Action.DRAWN,
+            seed=seed,
+            repeats=len(result.repeats),
+            detail=" ".join(str(len(s)) for s in seatings),
+            user=_user(user),
         )
         seats = []
         for index, seating in enumerate(seatings):
@@ -92,7 +105,85 @@ def draw_next_round(tournament: Tournament, seed: int | None = None) -> Round:
     return rnd
 
 
-def delete_last_round(tournament: Tournament) -> None:
+def draw_report(result) -> dict:
+    """What the draw report shows of a :class:`tournaments.draw.RoundDraw`: table sizes, the pairs
+    meeting again with the rounds they met before, the lowest number of repeats found."""
+    rounds_met = getattr(result, "repeat_rounds", None) or [[] for _ in result.repeats]
+    return {
+        "sizes": [len(t) for t in result.tables],
+        "repeats": [[a, b, list(r or [])] for (a, b), r in zip(result.repeats, rounds_met)],
+        "best_repeats": getattr(result, "best_repeats", len(result.repeats)),
+        "attempts": getattr(result, "attempts", 1),
+    }
+
+
+def _user(user):
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def _unlocked(rnd: Round, tables) -> None:
+    """Raise :class:`DrawRefused` if a hand is entered at any of ``tables`` (the seating is locked)."""
+    locked = [t.number for t in tables if t.hands.exists()]
+    if locked:
+        raise DrawRefused(
+            _("Hands are entered at table %(tables)s of round %(number)s: its seating is locked.")
+            % {"tables": ", ".join(map(str, locked)), "number": rnd.number}
+        )
+
+
+def swap_players(rnd: Round, first: Registration, second: Registration, user=None) -> None:
+    """Swap two players' seats in ``rnd`` (the drawn cards stay with the seats). Raises
+    :class:`DrawRefused` if either is not seated in the round or a hand is entered at their tables."""
+    with transaction.atomic():
+        seats = {s.registration_id: s for s in Seat.objects.select_for_update().filter(table__round=rnd, registration__in=[first, second])}
+        if len(seats) != 2 or first.pk == second.pk:
+            raise DrawRefused(_("Choose two different players seated in round %(number)s.") % {"number": rnd.number})
+        a, b = seats[first.pk], seats[second.pk]
+        _unlocked(rnd, {a.table, b.table})
+        if a.table_id == b.table_id:
+            # Same table: exchange places and cards. (table, position) is unique: move one aside first.
+            Seat.objects.filter(pk=a.pk).update(position=255)
+            Seat.objects.filter(pk=b.pk).update(position=a.position, card=a.card)
+            Seat.objects.filter(pk=a.pk).update(position=b.position, card=b.card)
+        else:
+            Seat.objects.filter(pk=a.pk).update(registration=second)
+            Seat.objects.filter(pk=b.pk).update(registration=first)
+        DrawLog.objects.create(
+            tournament=rnd.tournament,
+            round_number=rnd.number,
+            action=DrawLog.Action.SWAPPED,
+            seed=rnd.seed,
+            detail=f"{first.player.name} ↔ {second.player.name}",
+            user=_user(user),
+        )
+
+
+def seat_substitute(seat: Seat, substitute: Registration, user=None) -> Seat:
+    """A substitute takes over ``seat`` for the rest of the round, from the table's next hand on.
+
+    Raises :class:`DrawRefused` if the substitute is of another tournament, withdrawn, already
+    seated in this round, or the table has played all its hands.
+    """
+    table = seat.table
+    rnd = table.round
+    if substitute.tournament_id != rnd.tournament_id or substitute.withdrawn:
+        raise DrawRefused(_("The substitute must be an active player of this tournament."))
+    if Seat.objects.filter(table__round=rnd).filter(models.Q(registration=substitute) | models.Q(substitute=substitute)).exists():
+        raise DrawRefused(_("%(name)s already plays in round %(number)s.") % {"name": substitute.player.name, "number": rnd.number})
+    seat.substitute = substitute
+    seat.substitute_from = table.hands.count() + 1
+    seat.save(update_fields=["substitute", "substitute_from"])
+    DrawLog.objects.create(
+        tournament=rnd.tournament,
+        round_number=rnd.number,
+        action=DrawLog.Action.SUBSTITUTE,
+        detail=f"{seat.registration.player.name} → {substitute.player.name} ({table}, {seat.substitute_from})",
+        user=_user(user),
+    )
+    return seat
+
+
+def delete_last_round(tournament: Tournament, user=None) -> None:
     """Delete the last drawn round if no hand has been entered in it yet (to redraw it).
 
     Raises :class:`DrawRefused` when there is no round or a hand is entered (the seating is locked).
@@ -106,5 +197,13 @@ def delete_last_round(tournament: Tournament) -> None:
         list(Table.objects.select_for_update().filter(round=rnd))
         if rnd.tables.filter(hands__isnull=False).exists():
             raise DrawRefused(_("Hands are entered in round %(number)s: its seating is locked.") % {"number": rnd.number})
+        DrawLog.objects.create(
+            tournament=tournament,
+            round_number=rnd.number,
+            action=DrawLog.Action.DELETED,
+            seed=rnd.seed,
+            repeats=len(rnd.repeats),
+            user=_user(user),
+        )
         rnd.delete()
 

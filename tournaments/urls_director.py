@@ -13,6 +13,10 @@ urlpatterns = [
     path("t/<int:pk>/draw/", v.DrawRoundView.as_view(), name="draw"),
     path("t/<int:pk>/rounds/delete-last/", v.DeleteLastRoundView.as_view(), name="delete_last_round"),
     path("t/<int:pk>/lots/", v.LotsView.as_view(), name="lots"),
+    path("t/<int:pk>/round/<int:number>/swap/", v.SwapView.as_view(), name="swap"),
+    path("t/<int:pk>/round/<int:number>/substitute/", v.SubstituteView.as_view(), name="substitute"),
+    path("t/<int:pk>/round/<int:number>/redraw/", v.RedrawView.as_view(), name="redraw"),
+    path("t/<int:pk>/round/<int:number>/table-cards.pdf", v.TableCardsPdfView.as_view(), name="table_cards_pdf"),
     path("players/", v.PlayerListView.as_view(), name="players"),
     path("players/new/", v.PlayerCreateView.as_view(), name="player_create"),
 ]

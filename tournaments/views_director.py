@@ -3,6 +3,7 @@
 Thin views: forms validate, :mod:`tournaments.services` acts.
 """
 
+import segno
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -13,10 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.generic import CreateView, FormView, ListView, UpdateView, View
 
 from . import services
-from .forms import DrawForm, PlayerForm, RegisterPlayersForm, TournamentForm
-from .models import Player, Registration, Tournament
+from .forms import DrawForm, PlayerForm, RegisterPlayersForm, SubstituteForm, SwapForm, TournamentForm
+from .models import Player, Registration, Round, Tournament
+from .pdf import pdf_response, render_pdf
 from .permissions import DirectorRequiredMixin
 from .tables import PlayerTable, RegistrationTable
+from .views_public import round_seating
 
 
 class TournamentMixin:
@@ -116,7 +119,7 @@ class DrawRoundView(DirectorRequiredMixin, TournamentMixin, FormView):
 
     def form_valid(self, form):
         try:
-            rnd = services.draw_next_round(self.tournament, form.cleaned_data.get("seed"))
+            rnd = services.draw_next_round(self.tournament, form.cleaned_data.get("seed"), self.request.user)
         except services.DrawRefused as refused:
             form.add_error(None, refused.message)
             return self.form_invalid(form)
@@ -130,7 +133,7 @@ class DeleteLastRoundView(DirectorRequiredMixin, View):
     def post(self, request, pk):
         tournament = get_object_or_404(Tournament, pk=pk)
         try:
-            services.delete_last_round(tournament)
+            services.delete_last_round(tournament, request.user)
             messages.success(request, _("The last round was deleted; draw it again."))
         except services.DrawRefused as refused:
             messages.error(request, refused.message)
@@ -159,3 +162,80 @@ class LotsView(DirectorRequiredMixin, View):
                 reg.save(update_fields=["lot"])
         messages.success(request, _("Lots recorded."))
         return redirect("scoring:standings", pk=pk)
+
+
+def _round(pk, number):
+    return get_object_or_404(Round.objects.select_related("tournament"), tournament_id=pk, number=number)
+
+
+class SwapView(DirectorRequiredMixin, View):
+    """Swap two players of a round by hand (POST); refused once hands are entered at their tables."""
+
+    def post(self, request, pk, number):
+        rnd = _round(pk, number)
+        form = SwapForm(request.POST, round=rnd)
+        if not form.is_valid():
+            messages.error(request, _("Choose two players of this round."))
+        else:
+            try:
+                services.swap_players(rnd, form.cleaned_data["first"], form.cleaned_data["second"], request.user)
+                messages.success(request, _("Players swapped."))
+            except services.DrawRefused as refused:
+                messages.error(request, refused.message)
+        return redirect("tournaments:round", pk=pk, number=number)
+
+
+class SubstituteView(DirectorRequiredMixin, View):
+    """A substitute takes over a seat for the rest of the round (POST)."""
+
+    def post(self, request, pk, number):
+        rnd = _round(pk, number)
+        form = SubstituteForm(request.POST, round=rnd)
+        if not form.is_valid():
+            messages.error(request, _("Choose the seat and a player who does not play this round."))
+        else:
+            try:
+                seat = services.seat_substitute(form.cleaned_data["seat"], form.cleaned_data["substitute"], request.user)
+                messages.success(
+                    request,
+                    _("%(name)s plays from hand %(number)s on.") % {"name": seat.substitute.player.name, "number": seat.substitute_from},
+                )
+            except services.DrawRefused as refused:
+                messages.error(request, refused.message)
+        return redirect("tournaments:round", pk=pk, number=number)
+
+
+class RedrawView(DirectorRequiredMixin, View):
+    """Draw the last round again with a new seed (POST); every attempt stays in the draw log."""
+
+    def post(self, request, pk, number):
+        rnd = _round(pk, number)
+        tournament = rnd.tournament
+        try:
+            if tournament.round_set.filter(number__gt=rnd.number).exists():
+                raise services.DrawRefused(_("Only the last round can be drawn again."))
+            services.delete_last_round(tournament, request.user)
+            new = services.draw_next_round(tournament, user=request.user)
+        except services.DrawRefused as refused:
+            messages.error(request, refused.message)
+            return redirect("tournaments:round", pk=pk, number=number)
+        messages.success(request, _("Round %(number)s is drawn again (seed %(seed)s).") % {"number": new.number, "seed": new.seed})
+        return redirect("tournaments:round", pk=pk, number=new.number)
+
+
+class TableCardsPdfView(DirectorRequiredMixin, View):
+    """A table card per table of the round: seats, drawn cards and the private link's QR code.
+    Director only: the private links are for the table's players."""
+
+    def get(self, request, pk, number):
+        rnd = _round(pk, number)
+        seating = round_seating(rnd)
+        for entry in seating["tables"]:
+            url = request.build_absolute_uri(reverse("scoring:private_sheet", args=[entry["table"].token]))
+            entry["url"] = url
+            entry["qr"] = segno.make(url, error="m").svg_data_uri(scale=3)
+        return pdf_response(
+            render_pdf("tournaments/table_cards_pdf.html", {"round": rnd, "tournament": rnd.tournament, **seating}),
+            rnd.tournament,
+            f"round-{rnd.number}-table-cards.pdf",
+        )

@@ -1,9 +1,12 @@
 """Public tournament pages: list, overview, round seating and the rules page. Read-only."""
 
 from django.shortcuts import get_object_or_404
-from django.views.generic import DetailView, ListView, TemplateView
+from django.views.generic import DetailView, ListView, TemplateView, View
 
+from .forms import SubstituteForm, SwapForm
 from .models import Round, Seat, Tournament
+from .pdf import pdf_response, render_pdf
+from .permissions import is_director
 
 
 class TournamentListView(ListView):
@@ -40,32 +43,66 @@ class TournamentDetailView(DetailView):
         return ctx
 
 
+def round_seating(rnd: Round) -> dict:
+    """Tables with their players in seat order and drawn cards, the players by name, the draw
+    report with names (one query over the seats)."""
+    rs = rnd.tournament.get_ruleset()
+    cards = {c.key: c.name for size in rs.table_sizes for c in rs.seat_cards(size)}
+    seats = list(
+        Seat.objects.filter(table__round=rnd)
+        .select_related("registration__player", "substitute__player", "table")
+        .order_by("table__number", "position")
+    )
+    tables: dict = {}
+    for seat in seats:
+        tables.setdefault(seat.table, []).append({"seat": seat, "card": cards.get(seat.card, seat.card)})
+    names = {s.registration_id: s.registration.player.name for s in seats}
+    by_name = sorted(
+        ({"name": s.registration.player.name, "club": s.registration.player.club, "table": s.table.number,
+          "seat": s.position + 1, "card": cards.get(s.card, s.card)} for s in seats),
+        key=lambda r: r["name"].casefold(),
+    )
+    report = rnd.report or {}
+    repeats = [
+        {"a": names.get(a, "?"), "b": names.get(b, "?"), "rounds": rounds}
+        for a, b, rounds in report.get("repeats", [[a, b, []] for a, b in rnd.repeats])
+    ]
+    return {
+        "tables": [{"table": t, "seats": members} for t, members in tables.items()],
+        "by_name": by_name,
+        "repeats": repeats,
+        "report": report,
+    }
+
+
 class RoundSeatingView(TemplateView):
-    """The seating list of a round: every table with its players in seat order and drawn cards."""
+    """The seating list of a round by table and by name, with the draw report."""
 
     template_name = "tournaments/round_seating.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         rnd = get_object_or_404(Round.objects.select_related("tournament"), tournament_id=kwargs["pk"], number=kwargs["number"])
-        rs = rnd.tournament.get_ruleset()
-        seats = Seat.objects.filter(table__round=rnd).select_related("registration__player", "table")
-        tables: dict = {}
-        for seat in seats.order_by("table__number", "position"):
-            tables.setdefault(seat.table, []).append(seat)
-        cards = {}
-        for size in rs.table_sizes:
-            cards.update({c.key: c.name for c in rs.seat_cards(size)})
-        ctx.update(
-            round=rnd,
-            tournament=rnd.tournament,
-            tables=[
-                {"table": t, "seats": [{"seat": s, "card": cards.get(s.card, s.card)} for s in members]}
-                for t, members in tables.items()
-            ],
-            repeats=rnd.repeats,
-        )
+        ctx.update(round_seating(rnd), round=rnd, tournament=rnd.tournament)
+        ctx["log"] = rnd.tournament.draw_log.filter(round_number=rnd.number).select_related("user")
+        if is_director(self.request.user):
+            ctx["swap_form"] = SwapForm(round=rnd)
+            ctx["substitute_form"] = SubstituteForm(round=rnd)
+            ctx["locked"] = rnd.tables.filter(hands__isnull=False).exists()
+            ctx["is_last"] = not rnd.tournament.round_set.filter(number__gt=rnd.number).exists()
         return ctx
+
+
+class SeatingPdfView(View):
+    """The round's seating list as an A4 PDF: by table, then by player name."""
+
+    def get(self, request, pk, number):
+        rnd = get_object_or_404(Round.objects.select_related("tournament"), tournament_id=pk, number=number)
+        return pdf_response(
+            render_pdf("tournaments/seating_pdf.html", {"round": rnd, "tournament": rnd.tournament, **round_seating(rnd)}),
+            rnd.tournament,
+            f"round-{rnd.number}-seating.pdf",
+        )
 
 
 class RulesView(DetailView):

@@ -1,0 +1,124 @@
+"""Seating that survives the real day (issue 6): late arrivals, withdrawals, substitutes, swaps,
+redraws with their log, the draw report and the printed draw."""
+
+from io import BytesIO
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from pypdf import PdfReader
+
+from scoring.services import save_hand
+from scoring.standings import compute_standings
+from tournaments import services
+from tournaments.models import DrawLog, Player, Seat
+
+
+def seat_of(rnd, registration):
+    return Seat.objects.get(table__round=rnd, registration=registration)
+
+
+def pdf_text(content):
+    return "\n".join(page.extract_text() for page in PdfReader(BytesIO(content)).pages)
+
+
+@pytest.mark.django_db
+def test_late_arrival_and_withdrawal_between_rounds(make_tournament):
+    t = make_tournament(players=8)
+    services.draw_next_round(t, seed=1)
+    late = services.register(t, Player.objects.create(name="Spät Kommer"))
+    leaver = t.registrations.get(start_number=1)
+    leaver.withdrawn = True
+    leaver.save()
+    rnd2 = services.draw_next_round(t, seed=2)
+    seated = set(Seat.objects.filter(table__round=rnd2).values_list("registration_id", flat=True))
+    assert late.pk in seated and leaver.pk not in seated and len(seated) == 8
+    rows = {r.entry.key: r for r in compute_standings(t).rows}
+    assert rows[late.pk].entry.rounds[0] is None  # missed round 1
+    assert rows[leaver.pk].entry.withdrawn and rows[leaver.pk].entry.rounds[1] is None  # keeps round 1
+
+
+@pytest.mark.django_db
+def test_swap_two_players_then_the_lock_after_the_first_hand(director_client, make_tournament, english):
+    t = make_tournament(players=8)
+    rnd = services.draw_next_round(t, seed=4)
+    first, second = rnd.tables.order_by("number")
+    a = first.seats.get(position=0).registration
+    b = second.seats.get(position=2).registration
+    url = reverse("tournaments_director:swap", args=[t.pk, rnd.number])
+    director_client.post(url, {"first": a.pk, "second": b.pk})
+    assert (seat_of(rnd, a).table, seat_of(rnd, a).position, seat_of(rnd, a).card) == (second, 2, "karo")
+    assert (seat_of(rnd, b).table, seat_of(rnd, b).position, seat_of(rnd, b).card) == (first, 0, "tarock")
+    c = first.seats.get(position=3).registration  # same table: places and cards change hands
+    director_client.post(url, {"first": b.pk, "second": c.pk})
+    assert (seat_of(rnd, b).position, seat_of(rnd, c).position) == (3, 0)
+    save_hand(first, {"dealer": first.first_dealer, "outcome": "struck", "note": "x"})
+    response = director_client.post(url, {"first": a.pk, "second": b.pk}, follow=True)
+    assert "locked" in response.content.decode()
+    assert seat_of(rnd, a).table == second  # unchanged
+    assert DrawLog.objects.filter(action="swapped").count() == 2
+
+
+@pytest.mark.django_db
+def test_redraw_logs_every_attempt_with_its_seed(director_client, make_tournament):
+    t = make_tournament(players=9)
+    rnd = services.draw_next_round(t, seed=11, user=None)
+    url = reverse("tournaments_director:redraw", args=[t.pk, 1])
+    director_client.post(url)
+    director_client.post(url)
+    log = list(t.draw_log.values_list("action", "seed"))
+    assert [a for a, _ in log] == ["drawn", "deleted", "drawn", "deleted", "drawn"]
+    assert log[0][1] == 11 and log[1][1] == 11
+    assert t.round_set.get().seed == log[-1][1]
+    assert len({seed for _, seed in log[::2]}) == 3  # three draws, three seeds
+    table = t.round_set.get().tables.first()
+    save_hand(table, {"dealer": table.first_dealer, "outcome": "struck", "note": "x"})
+    director_client.post(url)
+    assert t.draw_log.count() == 5  # refused: the seating is locked
+
+
+@pytest.mark.django_db
+def test_substitute_takes_the_rest_of_the_round(director_client, make_tournament):
+    t = make_tournament(players=5)
+    rnd = services.draw_next_round(t, seed=3)
+    reserve = services.register(t, Player.objects.create(name="Ersatz Mann"))
+    table = rnd.tables.get()
+    save_hand(table, {"dealer": 4, "contract": "dreier", "declarer": 1, "won": True})  # seat 1 +15
+    leaving = table.seats.get(position=1)
+    director_client.post(
+        reverse("tournaments_director:substitute", args=[t.pk, 1]), {"seat": leaving.pk, "substitute": reserve.pk}
+    )
+    leaving.refresh_from_db()
+    assert (leaving.substitute, leaving.substitute_from) == (reserve, 2)
+    save_hand(table, {"dealer": 0, "contract": "dreier", "declarer": 1, "won": False})  # seat 1 −15
+    rows = {r.entry.key: r.entry.rounds[0] for r in compute_standings(t).rows}
+    assert rows[leaving.registration_id] == 15 and rows[reserve.pk] == -15
+    sheet = director_client.get(table.get_absolute_url()).content.decode()
+    assert "→ Ersatz Mann" in sheet
+
+
+@pytest.mark.django_db
+def test_draw_report_names_repeats_with_the_round_they_met(director_client, make_tournament, english):
+    t = make_tournament(players=4, rounds=2)
+    services.draw_next_round(t, seed=1)
+    rnd2 = services.draw_next_round(t, seed=2)  # four players: everybody meets again
+    page = Client().get(reverse("tournaments:round", args=[t.pk, 2])).content.decode()
+    assert "6 pairs meet again" in page
+    assert rnd2.report["sizes"] == [4] and len(rnd2.report["repeats"]) == 6
+
+
+@pytest.mark.django_db
+def test_printed_seating_list_and_director_only_table_cards(director_client, make_tournament):
+    t = make_tournament(players=9)
+    rnd = services.draw_next_round(t, seed=5)
+    response = Client().get(reverse("tournaments:seating_pdf", args=[t.pk, 1]))
+    assert response.status_code == 200 and response.content.startswith(b"%PDF")
+    text = pdf_text(response.content)
+    names = sorted(t.registrations.values_list("player__name", flat=True))
+    assert all(name in text for name in names)
+    assert text.index(names[0], text.index(names[-1])) > 0  # the by-name list comes after the tables
+    cards = reverse("tournaments_director:table_cards_pdf", args=[t.pk, 1])
+    assert Client().get(cards).status_code == 302  # private links: directors only
+    response = director_client.get(cards)
+    assert response.status_code == 200 and len(PdfReader(BytesIO(response.content)).pages) == rnd.tables.count()
+    assert "Tarock" in pdf_text(response.content)
