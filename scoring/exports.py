@@ -19,7 +19,7 @@ from openpyxl.utils import get_column_letter
 from tournaments.models import Seat, Tournament
 
 from .models import Hand
-from .services import describe
+from .services import describe, record_names
 from .standings import Standings, compute_standings
 
 
@@ -58,7 +58,11 @@ def export_data(tournament: Tournament) -> ExportData:
             contract = rs.contract(contract).name if contract else ""
         except KeyError:
             pass
-        seat_name = lambda key: names[record[key]] if isinstance(record.get(key), int) and record[key] < len(names) else ""  # noqa: E731
+        played = record_names(record, dict(enumerate(names)))  # the hand's own seat numbering
+
+        def seat_name(key, played=played, record=record):
+            return played.get(record[key], "") if isinstance(record.get(key), int) else ""
+
         round_number, table_number = table_meta[hand.table_id]
         hands.append(
             (

@@ -289,6 +289,8 @@ def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False) 
     with transaction.atomic():
         Table.objects.select_for_update().get(pk=table.pk)
         info = table_info(table)
+        if info.reduced:
+            raise RawRowsRejected([LineProblem(0, _("A player left this table: enter its remaining hands one by one."))])
         entries, problems = _read_lines(text, info.size)
         if not entries:
             raise RawRowsRejected([LineProblem(0, _("The sheet is empty: enter one line of numbers per hand."))])

@@ -13,7 +13,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.models import Seat, Table
+from tournaments.models import DrawLog, Seat, Table
 from tournaments.problems import translate_problem
 
 from .models import Hand
@@ -33,31 +33,63 @@ class HandConflict(HandRejected):
 
 @dataclass
 class TableInfo:
-    """What scoring needs to know about a table: ``size``, ``names`` per seat, its tournament."""
+    """What scoring needs to know about a table for one hand.
+
+    ``seats``: every Seat in position order; ``positions``: the physical positions in play (all,
+    or fewer after a player left a table mid-round); ``size``: how many play; ``names``: seat in
+    play (0..size-1, the hand record's numbering) -> name; ``sheet_names``: position -> name.
+    """
 
     table: Table
-    seats: list  # Seat objects in position order, registration and player selected
+    seats: list
     size: int
     names: dict[int, str]
     ruleset: object
     cap: int
+    positions: list[int] = field(default_factory=list)
+    sheet_names: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def reduced(self) -> bool:
+        """Fewer play than sit at the table: hand records carry their ``seats``."""
+        return len(self.positions) < len(self.seats)
+
+    def widen(self, row: list[int]) -> list[int]:
+        """A row in play numbering as a row over every seat (0 for who left)."""
+        full = [0] * len(self.seats)
+        for i, p in enumerate(self.positions):
+            full[p] = row[i]
+        return full
 
 
-def table_info(table: Table) -> TableInfo:
-    """Seats, size, ruleset and hand cap of ``table`` (two queries)."""
+def table_info(table: Table, record: dict | None = None) -> TableInfo:
+    """Seats, size, ruleset and hand cap of ``table`` (two queries), for its next hand or, with
+    ``record``, for that stored hand (the seats in play then)."""
     seats = list(table.seats.select_related("registration__player", "substitute__player").order_by("position"))
     tournament = table.round.tournament
     rs = tournament.get_ruleset()
-    size = len(seats)
-    cap = tournament.hands_for_table(size) if table.ended_after is None else table.ended_after
+    cap = tournament.hands_for_table(len(seats)) if table.ended_after is None else table.ended_after
+    if record is not None:
+        positions = list(record.get("seats") or range(len(seats)))
+    else:
+        positions = [s.position for s in seats if s.left_after is None]
+    sheet_names = {s.position: seat_name(s) for s in seats}
     return TableInfo(
         table=table,
         seats=seats,
-        size=size,
-        names={s.position: seat_name(s) for s in seats},
+        size=len(positions),
+        names={i: sheet_names[p] for i, p in enumerate(positions)},
         ruleset=rs,
         cap=cap,
+        positions=positions,
+        sheet_names=sheet_names,
     )
+
+
+def record_names(record: dict, sheet_names: dict[int, str]) -> dict[int, str]:
+    """Names in a stored hand's own seat numbering (its ``seats`` after a player left)."""
+    seats = record.get("seats")
+    return {i: sheet_names.get(p, "?") for i, p in enumerate(seats)} if seats else sheet_names
 
 
 def seat_name(seat) -> str:
@@ -97,8 +129,11 @@ def save_hand(
     played (the round's cap, or fewer if the director ended the table). ``info``: the table's
     :class:`TableInfo` if the caller has it already.
     """
-    info = info or table_info(table)
+    info = info or table_info(table, record if hand is not None else None)
     scores = score_record(info, record)
+    if info.reduced:
+        record = {**record, "seats": info.positions}
+        scores = info.widen(scores)
     with transaction.atomic():
         Table.objects.select_for_update().get(pk=table.pk)
         if hand is None:
@@ -198,6 +233,45 @@ def delete_hand(hand: Hand, user=None, reason: str = "") -> None:
         refresh_seat_scores(hand.table)
 
 
+def stored_row(rs, record: dict, seats: int) -> list[int]:
+    """Re-score a stored hand as the sheet stores it: over all ``seats`` of its table, widened
+    from the seats that played it after a player left. Raises :class:`variants.InvalidHand`."""
+    positions = record.get("seats") or list(range(seats))
+    row = rs.score(record, len(positions))
+    full = [0] * seats
+    for i, p in enumerate(positions):
+        full[p] = row[i]
+    return full
+
+
+def drop_player(seat, user=None) -> None:
+    """The player of ``seat`` leaves the table mid-round: the table plays on one seat smaller
+    (a 5-table as a 4-table) for its remaining hands. Raises :class:`HandRejected` when the
+    ruleset has no table of that size, a player already left, or the table has finished."""
+    table = seat.table
+    info = table_info(table)
+    if info.reduced:
+        raise HandRejected([_("A player already left this table; only one can leave.")])
+    if info.size - 1 not in info.ruleset.table_sizes:
+        raise HandRejected(
+            [_("A table of %(size)s cannot play on with %(fewer)s.") % {"size": info.size, "fewer": info.size - 1}]
+        )
+    with transaction.atomic():
+        Table.objects.select_for_update().get(pk=table.pk)
+        played = table.hands.count()
+        if played >= info.cap:
+            raise HandRejected([_("This table has played all %(cap)s hands of the round.") % {"cap": info.cap}])
+        seat.left_after = played
+        seat.save(update_fields=["left_after"])
+        DrawLog.objects.create(
+            tournament=table.round.tournament,
+            round_number=table.round.number,
+            action=DrawLog.Action.LEFT,
+            detail=f"{seat_name(seat)} ({table}, {played})",
+            user=user if user is not None and user.is_authenticated else None,
+        )
+
+
 def end_table(table: Table, user=None) -> int:
     """The director ends a late table now: its round counts the hands played so far. Returns them."""
     with transaction.atomic():
@@ -250,8 +324,12 @@ class Sheet:
 
     @property
     def players_now(self) -> list[str]:
-        """Who sits at each seat now: the substitute where one took over (for quick entry)."""
-        return [(s.substitute.player.name if s.substitute_id else s.registration.player.name) for s in self.info.seats]
+        """Who plays each seat of the next hand: the substitute where one took over (quick entry)."""
+        seats = {s.position: s for s in self.info.seats}
+        return [
+            (seats[p].substitute.player.name if seats[p].substitute_id else seats[p].registration.player.name)
+            for p in self.info.positions
+        ]
 
 
 def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None = None) -> str:
@@ -265,6 +343,7 @@ def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None =
         return _("struck")
     if outcome == "manual":
         return _("manual row")
+    names = record_names(record, names)
     try:
         name = rs.contract(record.get("contract")).name
     except KeyError:
@@ -312,27 +391,37 @@ def bonus_label(rs, bonus: dict) -> str:
 def build_sheet(table: Table, info: TableInfo | None = None) -> Sheet:
     """The score sheet of ``table`` (two or three queries; ``info`` if the caller has it)."""
     info = info or table_info(table)
-    sheet = Sheet(info=info, totals=[0] * info.size)
+    sheet = Sheet(info=info, totals=[0] * len(info.seats))
+    last_dealer = None  # physical position
     for hand in table.hands.order_by("number"):
-        dealer = hand.record.get("dealer", 0)
+        record = hand.record
+        positions = record.get("seats") or list(range(len(info.seats)))
+        dealer = positions[record.get("dealer", 0)]
+        out = info.ruleset.sitting_out(record.get("dealer", 0), len(positions))
         sheet.totals = [a + b for a, b in zip(sheet.totals, hand.scores)]
         sheet.rows.append(
             SheetRow(
                 hand=hand,
                 dealer=dealer,
-                label=describe(hand.record, info.names, info.ruleset, hand.scores),
+                label=describe(record, info.sheet_names, info.ruleset, hand.scores),
                 scores=hand.scores,
                 totals=list(sheet.totals),
-                sitting_out=info.ruleset.sitting_out(dealer, info.size),
-                dealer_name=info.names.get(dealer, "?"),
+                sitting_out=None if out is None else positions[out],
+                dealer_name=info.sheet_names.get(dealer, "?"),
             )
         )
+        last_dealer = dealer
     sheet.next_number = len(sheet.rows) + 1
     sheet.complete = len(sheet.rows) >= info.cap
     if not sheet.complete and info.size:
         # The dealer moves on from the last hand entered (its record is what was played, even
-        # after a hand before it was deleted); the first hand follows the drawn cards.
-        last = sheet.rows[-1].dealer if sheet.rows else None
-        sheet.next_dealer = (last + 1) % info.size if last is not None else table.dealer_of(1, info.size)
+        # after a hand before it was deleted) to the next seat in play; the first hand follows
+        # the drawn cards. Dealer and Vorhand are in the next hand's seat numbering.
+        if last_dealer is None:
+            sheet.next_dealer = table.dealer_of(1, info.size)
+        else:
+            n = len(info.seats)
+            following = [(last_dealer + k) % n for k in range(1, n + 1)]
+            sheet.next_dealer = info.positions.index(next(p for p in following if p in info.positions))
         sheet.next_vorhand = (sheet.next_dealer + 1) % info.size
     return sheet

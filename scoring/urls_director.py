@@ -9,6 +9,7 @@ urlpatterns = [
     path("table/<int:table_pk>/hands/", v.HandCreateView.as_view(), name="hand_create"),
     path("table/<int:table_pk>/preview/", v.HandPreviewView.as_view(), name="hand_preview"),
     path("table/<int:table_pk>/end/", v.EndTableView.as_view(), name="end_table"),
+    path("table/<int:table_pk>/leave/", v.DropPlayerView.as_view(), name="drop_player"),
     path("table/<int:table_pk>/raw/", v.RawRowsView.as_view(), name="raw_rows"),
     path("table/<int:table_pk>/card/", v.TableCardView.as_view(), name="table_card"),
     path("hands/<int:pk>/edit/", v.HandEditView.as_view(), name="hand_edit"),

@@ -19,7 +19,7 @@ from .board import build_board
 from .raw_rows import RawRowsRejected, save_raw_rows
 from .forms import HandForm, initial_from_record
 from .models import Hand, HandFlag
-from .services import HandRejected, delete_hand, end_table, restore_hand, save_hand, table_info
+from .services import HandRejected, delete_hand, drop_player, end_table, restore_hand, save_hand, table_info
 from .views_public import sheet_context
 
 
@@ -91,13 +91,13 @@ class HandEditView(DirectorRequiredMixin, View):
 
     def get(self, request, pk):
         hand = self.get_hand(pk)
-        info = table_info(hand.table)
+        info = table_info(hand.table, hand.record)
         initial = {**initial_from_record(hand.record, info.size), "version": hand.version}
         return render_sheet(request, hand.table, HandForm(info=info, initial=initial), editing=hand)
 
     def post(self, request, pk):
         hand = self.get_hand(pk)
-        form = HandForm(request.POST, info=table_info(hand.table))
+        form = HandForm(request.POST, info=table_info(hand.table, hand.record))
         if form.is_valid() and _save(request, form, hand.table, hand):
             messages.success(request, _("Hand %(number)s changed.") % {"number": hand.number})
             return render_sheet(request, hand.table) if request.htmx else redirect(hand.table)
@@ -214,4 +214,20 @@ class RawRowsView(DirectorRequiredMixin, View):
                    "raw_cumulative": bool(request.POST.get("cumulative"))}
             return render(request, "scoring/sheet.html", ctx, status=422)
         messages.success(request, _("%(count)s hands transcribed.") % {"count": len(hands)})
+        return redirect(table)
+
+
+class DropPlayerView(DirectorRequiredMixin, View):
+    """A player leaves the table mid-round (POST ``seat``): it plays on one seat smaller."""
+
+    def post(self, request, table_pk):
+        table = get_object_or_404(Table, pk=table_pk)
+        seat = get_object_or_404(table.seats.select_related("registration__player"), pk=request.POST.get("seat") or 0)
+        try:
+            drop_player(seat, request.user)
+        except HandRejected as rejected:
+            for message in rejected.messages:
+                messages.error(request, message)
+        else:
+            messages.success(request, _("%(name)s left the table; it plays on without him.") % {"name": seat.registration.player.name})
         return redirect(table)

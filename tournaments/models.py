@@ -203,6 +203,12 @@ class Seat(models.Model):
         _("substitute from hand"), null=True, blank=True, help_text=_("The first hand the substitute plays.")
     )
     substitute_score = models.IntegerField(_("substitute's round score"), default=0)
+    left_after = models.PositiveSmallIntegerField(
+        _("left after hand"),
+        null=True,
+        blank=True,
+        help_text=_("The player left the table after this many hands; the table plays on one seat smaller."),
+    )
 
     class Meta:
         ordering = ["table", "position"]
@@ -226,6 +232,7 @@ class DrawLog(models.Model):
         DELETED = "deleted", _("deleted to draw again")
         SWAPPED = "swapped", _("players swapped")
         SUBSTITUTE = "substitute", _("substitute seated")
+        LEFT = "left", _("player left the table")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="draw_log")
     round_number = models.PositiveSmallIntegerField(_("round"))

@@ -122,3 +122,57 @@ def test_printed_seating_list_and_director_only_table_cards(director_client, mak
     response = director_client.get(cards)
     assert response.status_code == 200 and len(PdfReader(BytesIO(response.content)).pages) == rnd.tables.count()
     assert "Tarock" in pdf_text(response.content)
+
+
+@pytest.mark.django_db
+def test_a_player_leaves_a_five_table_which_plays_on_as_a_four_table(director_client, make_tournament, english):
+    from django.core.management import call_command
+    from openpyxl import load_workbook
+
+    from scoring.models import Hand
+
+    t = make_tournament(players=5)
+    table = services.draw_next_round(t, seed=3).tables.get()  # seats 0–4, first dealer seat 4
+    rows_at_five = {4: [1, -1, 0, 0, 0], 0: [0, 2, -2, 0, 0], 1: [1, 0, -1, 0, 0]}  # the dealer sits out: 0
+    for dealer, row in rows_at_five.items():  # three hands at five
+        save_hand(table, {"dealer": dealer, "outcome": "manual", "scores": row})
+    leaver = table.seats.get(position=2)
+    names = {s.position: s.registration.player.name for s in table.seats.select_related("registration__player")}
+    director_client.post(reverse("scoring_director:drop_player", args=[table.pk]), {"seat": leaver.pk})
+    leaver.refresh_from_db()
+    assert leaver.left_after == 3
+    sheet = director_client.get(table.get_absolute_url()).context["sheet"]
+    # Seats in play are 0, 1, 3, 4 (numbered 0–3 in the hand record). Hand 3 was dealt by seat 1;
+    # seat 2 has left, so seat 3 deals hand 4 (index 2) and seat 4 is Vorhand (index 3).
+    assert sheet.info.positions == [0, 1, 3, 4] and (sheet.next_dealer, sheet.next_vorhand) == (2, 3)
+    assert sheet.next_dealer_name == names[3] and sheet.next_vorhand_name == names[4]
+    # A Dreier by the Vorhand (record seat 3 = seat 4 at the table), won: 4-table row [-5, -5, -5, 15].
+    response = director_client.post(
+        reverse("scoring_director:hand_create", args=[table.pk]),
+        {"outcome": "played", "dealer": "2", "contract": "dreier", "declarer": "3", "won": "1", "number": "4"},
+    )
+    assert response.status_code == 302
+    hand = Hand.objects.get(number=4)
+    assert hand.record["seats"] == [0, 1, 3, 4] and hand.scores == [-5, -5, 0, -5, 15]
+    # [2, 1, -3, 0, 0] from the three hands at five, plus [-5, -5, 0, -5, 15]
+    assert list(table.seats.order_by("position").values_list("score", flat=True)) == [-3, -4, -3, -5, 15]
+    rows = {r.entry.key: r.entry.rounds[0] for r in compute_standings(t).rows}
+    assert rows[leaver.registration_id] == -3  # he keeps what he played
+    labels = [r.label for r in director_client.get(table.get_absolute_url()).context["sheet"].rows]
+    assert names[4] in labels[3] and "Dreier" in labels[3]
+    # editing the hand keeps its seating; editing an earlier hand keeps the five seats
+    edit = reverse("scoring_director:hand_edit", args=[hand.pk])
+    director_client.post(edit, {"outcome": "played", "dealer": "2", "contract": "dreier", "declarer": "3", "won": "0", "version": "1"})
+    hand.refresh_from_db()
+    assert hand.scores == [5, 5, 0, 5, -15]
+    call_command("recompute")  # re-scoring the stored hands gives the stored rows
+    hand.refresh_from_db()
+    assert hand.scores == [5, 5, 0, 5, -15]
+    wb = load_workbook(BytesIO(Client().get(f"/t/{t.pk}/standings.xlsx").content))
+    long = [r for r in wb["Hands"].iter_rows(values_only=True) if r[2] == 4]
+    assert long[0][4] == names[4]  # the declarer by name, not by the record's seat index
+    # only one player can leave, and raw rows are refused at a reduced table
+    response = director_client.post(reverse("scoring_director:drop_player", args=[table.pk]), {"seat": table.seats.get(position=0).pk}, follow=True)
+    assert "only one" in response.content.decode()
+    response = director_client.post(reverse("scoring_director:raw_rows", args=[table.pk]), {"rows": "1 -1 0 0 0"})
+    assert response.status_code == 422

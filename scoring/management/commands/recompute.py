@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from scoring.services import refresh_seat_scores
+from scoring.services import refresh_seat_scores, stored_row
 from tournaments.models import Table, Tournament
 
 
@@ -23,12 +23,13 @@ class Command(BaseCommand):
                 for table in Table.objects.filter(round__tournament=t).prefetch_related("hands", "seats"):
                     size = len(table.seats.all())
                     for hand in table.hands.all():
-                        problems = rs.validate(hand.record, size)
+                        played = len(hand.record.get("seats") or range(size))
+                        problems = rs.validate(hand.record, played)
                         if problems:
                             refused += 1
                             self.stderr.write(f"{t} {table.round} {table} #{hand.number}: {'; '.join(problems)}")
                             continue
-                        row = rs.score(hand.record, size)
+                        row = stored_row(rs, hand.record, size)
                         if row != hand.scores:
                             changed += 1
                             hand.scores = row
