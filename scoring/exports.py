@@ -32,6 +32,7 @@ class ExportData:
     ruleset: object
     round_tables: dict  # round number -> list of (table number, [(name, seat score)])
     hands: list  # (round, table, hand, contract, declarer, partner, description, [(name, score)])
+    table_hands: dict  # (round, table) -> (names, [(hand, dealer, description, scores)])
 
 
 def export_data(tournament: Tournament) -> ExportData:
@@ -46,6 +47,9 @@ def export_data(tournament: Tournament) -> ExportData:
         table_meta[seat.table_id] = (seat.table.round.number, seat.table.number)
     totals: dict[int, list[int]] = {tid: [0] * len(names) for tid, names in seats.items()}
     hands = []
+    table_hands: dict[tuple[int, int], tuple[list[str], list]] = {
+        meta: (seats[tid], []) for tid, meta in table_meta.items()
+    }
     for hand in Hand.objects.filter(table__round__tournament=tournament).order_by(
         "table__round__number", "table__number", "number"
     ):
@@ -64,6 +68,10 @@ def export_data(tournament: Tournament) -> ExportData:
             return played.get(record[key], "") if isinstance(record.get(key), int) else ""
 
         round_number, table_number = table_meta[hand.table_id]
+        description = describe(record, dict(enumerate(names)), rs, hand.scores)
+        table_hands[(round_number, table_number)][1].append(
+            (hand.number, seat_name("dealer"), description, hand.scores)
+        )
         hands.append(
             (
                 round_number,
@@ -72,7 +80,7 @@ def export_data(tournament: Tournament) -> ExportData:
                 {"struck": _("struck"), "manual": _("manual row")}.get(record.get("outcome"), contract),
                 "" if record.get("contract") == "trischaken" else seat_name("declarer"),
                 seat_name("partner") if record.get("partner") != record.get("declarer") else "",
-                describe(record, dict(enumerate(names)), rs, hand.scores),
+                description,
                 list(zip(names, hand.scores)),
             )
         )
@@ -87,6 +95,7 @@ def export_data(tournament: Tournament) -> ExportData:
         ruleset=rs,
         round_tables=round_tables,
         hands=hands,
+        table_hands=table_hands,
     )
 
 
@@ -108,6 +117,27 @@ def _header(ws, values) -> None:
 def _widths(ws, widths) -> None:
     for i, width in enumerate(widths, start=1):
         ws.column_dimensions[get_column_letter(i)].width = width
+
+
+def _round_hands_sheet(wb, data: ExportData, number: int) -> None:
+    """Sheet "Round N hands": each table's hands as on its score sheet, players as columns, a sum
+    row per table."""
+    tws = wb.create_sheet((_("Round %(number)s hands") % {"number": number})[:31])
+    widest = max((len(names) for (r, _t), (names, _h) in data.table_hands.items() if r == number), default=4)
+    _widths(tws, [7, 22, 46] + [14] * widest)
+    for (r, table_number), (names, rows) in sorted(data.table_hands.items()):
+        if r != number:
+            continue
+        _append(tws, [_("Table %(number)s") % {"number": table_number}])
+        tws.cell(row=tws.max_row, column=1).font = Font(bold=True)
+        _append(tws, [_("Hand"), _("Dealer"), _("Description"), *names])
+        for cell in tws[tws.max_row]:
+            cell.font = Font(bold=True)
+        for hand_number, dealer, description, scores in rows:
+            _append(tws, [hand_number, dealer, description, *scores])
+        if rows:
+            _append(tws, ["", "", _("Total"), *[sum(col) for col in zip(*(row[3] for row in rows))]])
+        _append(tws, [])
 
 
 def standings_xlsx(tournament: Tournament) -> bytes:
@@ -136,6 +166,7 @@ def standings_xlsx(tournament: Tournament) -> bytes:
             for seat, (name, score) in enumerate(players, start=1):
                 _append(rws, [table_number, seat, name, score])
         _widths(rws, [8, 6, 28, 10])
+        _round_hands_sheet(wb, data, number)
 
     hws = wb.create_sheet(_("Hands")[:31])
     _header(

@@ -23,13 +23,18 @@ def played(make_tournament):
 
 
 @pytest.mark.django_db
-def test_xlsx_has_standings_round_and_hand_sheets(client, played):
+def test_xlsx_has_standings_round_and_hand_sheets(client, played, english):
     t, names = played
     response = client.get(f"/t/{t.pk}/standings.xlsx")
     assert response.status_code == 200
     assert response["Content-Disposition"].endswith('.xlsx"')
     wb = load_workbook(BytesIO(response.content))
-    assert wb.sheetnames == ["Rangliste", "Runde 1", "Spiele"] or wb.sheetnames == ["Standings", "Round 1", "Hands"]
+    assert wb.sheetnames == ["Standings", "Round 1", "Round 1 hands", "Hands"]
+    # the table's hands as on its score sheet, with a sum row
+    block = list(wb["Round 1 hands"].iter_rows(values_only=True))
+    assert block[0][0] == "Table 1" and list(block[1][3:8]) == names
+    assert list(block[2][3:8]) == [1, -1, 1, -1, 0] and list(block[3][3:8]) == [0, 5, 5, -15, 5]
+    assert block[4][2] == "Total" and list(block[4][3:8]) == [1, 4, 6, -16, 5]
     standings = list(wb.worksheets[0].iter_rows(values_only=True))
     # seat 2: 1 + 5 = 6 leads; seat 1: −1 + 5 = 4; seat 4: 0 + 5 = 5; seat 0: 1 + 0 = 1; seat 3: −1 − 15 = −16
     body = [(r[0], r[2], r[4], r[5]) for r in standings[1:]]
@@ -41,9 +46,9 @@ def test_xlsx_has_standings_round_and_hand_sheets(client, played):
         (5, names[3], -16, -16),
     ]
     assert isinstance(standings[1][4], int)
-    round_rows = list(wb.worksheets[1].iter_rows(values_only=True))[1:]
+    round_rows = list(wb["Round 1"].iter_rows(values_only=True))[1:]
     assert [(r[0], r[1], r[2], r[3]) for r in round_rows] == [(1, i + 1, names[i], s) for i, s in enumerate([1, 4, 6, -16, 5])]
-    hands = list(wb.worksheets[2].iter_rows(values_only=True))[1:]
+    hands = list(wb["Hands"].iter_rows(values_only=True))[1:]
     assert len(hands) == 10  # two hands × five players, long format
     assert hands[0][:6] == (1, 1, 1, "Rufer", names[0], names[2]) and hands[0][7:] == (names[0], 1)
     assert hands[9][:5] == (1, 1, 2, "Dreier", names[3]) and hands[9][7:] == (names[4], 5)
