@@ -3,6 +3,7 @@
 from django.urls import path
 
 from . import views_director as v
+from . import views_import
 
 app_name = "tournaments_director"
 urlpatterns = [
@@ -10,6 +11,7 @@ urlpatterns = [
     path("t/<int:pk>/edit/", v.TournamentUpdateView.as_view(), name="edit"),
     path("t/<int:pk>/players/", v.RegistrationsView.as_view(), name="registrations"),
     path("t/<int:pk>/players/<int:reg>/withdraw/", v.WithdrawView.as_view(), name="withdraw"),
+    path("t/<int:pk>/players/import/", views_import.ImportPlayersView.as_view(), name="import_players"),
     path("t/<int:pk>/draw/", v.DrawRoundView.as_view(), name="draw"),
     path("t/<int:pk>/rounds/delete-last/", v.DeleteLastRoundView.as_view(), name="delete_last_round"),
     path("t/<int:pk>/lots/", v.LotsView.as_view(), name="lots"),
