@@ -11,7 +11,7 @@ from django.db import models, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from .draw import SeatingImpossible, draw_round
+from .draw import SeatingImpossible, draw_with_mode
 from .problems import translate_problem
 from .models import DrawLog, Player, Registration, Round, Seat, Table, Tournament
 
@@ -35,22 +35,40 @@ def register(tournament: Tournament, player: Player) -> Registration:
         return Registration.objects.create(tournament=tournament, player=player, start_number=last + 1)
 
 
-def past_tables(tournament: Tournament) -> list[list[int]]:
-    """Registration ids per table of every round drawn so far, for repeat avoidance."""
-    tables: dict[int, list[int]] = {}
-    for table_id, reg_id in Seat.objects.filter(table__round__tournament=tournament).values_list(
-        "table_id", "registration_id"
+def past_tables(tournament: Tournament) -> dict[int, list[list[int]]]:
+    """Registration ids per table of every round drawn so far, ``{round: [tables]}``, for repeat
+    avoidance and for the draw report (which round a pair met in). Substitutes count as met."""
+    rounds: dict[int, dict[int, list[int]]] = {}
+    for round_number, table_id, reg_id, sub_id in Seat.objects.filter(table__round__tournament=tournament).values_list(
+        "table__round__number", "table_id", "registration_id", "substitute_id"
     ):
-        tables.setdefault(table_id, []).append(reg_id)
-    return list(tables.values())
+        table = rounds.setdefault(round_number, {}).setdefault(table_id, [])
+        table.extend([reg_id] if sub_id is None else [reg_id, sub_id])
+    return {number: list(tables.values()) for number, tables in rounds.items()}
+
+
+def standings_order(tournament: Tournament, players: list[int]) -> list[int]:
+    """``players`` by their current total (the seats' round scores), best first; start number
+    breaks ties. For the draw by standings (Bled option, ``tournament-formats.md`` §2)."""
+    totals = {pk: 0 for pk in players}
+    for reg_id, score, sub_id, sub_score in Seat.objects.filter(table__round__tournament=tournament).values_list(
+        "registration_id", "score", "substitute_id", "substitute_score"
+    ):
+        if reg_id in totals:
+            totals[reg_id] += score
+        if sub_id in totals:
+            totals[sub_id] += sub_score
+    return sorted(players, key=lambda pk: -totals[pk])  # stable: start-number order among equals
 
 
 def draw_next_round(tournament: Tournament, seed: int | None = None, user=None) -> Round:
-    """Draw and store the next round (``tournament-formats.md`` §2).
+    """Draw and store the next round, or in the mode "all rounds at the start" every remaining
+    round (``tournament-formats.md`` §2). Returns the first round drawn.
 
-    Tables of the ruleset's sizes at random from ``seed`` (a fresh random seed when ``None``,
-    stored with the round), avoiding players meeting again; then seats by drawn card. Every active
-    (not withdrawn) registration is seated exactly once.
+    Tables of the ruleset's sizes from ``seed`` (a fresh random seed when ``None``, stored with the
+    round) in the tournament's draw mode: random avoiding players meeting again (default), pure
+    random, all rounds at once minimising repeats over all of them, or by current standings; then
+    seats by drawn card. Every active (not withdrawn) registration is seated exactly once.
 
     Raises :class:`DrawRefused` when every round is drawn already or the field cannot be seated
     (the message names the nearest player counts that work).
@@ -64,9 +82,14 @@ def draw_next_round(tournament: Tournament, seed: int | None = None, user=None) 
         players = list(
             tournament.registrations.filter(withdrawn=False).order_by("start_number").values_list("pk", flat=True)
         )
+        mode = tournament.draw_mode
+        if mode == Tournament.DrawMode.BY_STANDINGS:
+            players = standings_order(tournament, players)
+        rounds = tournament.rounds - number + 1 if mode == Tournament.DrawMode.ALL_AT_START else 1
         seed = secrets.randbelow(2**62) if seed is None else seed
         try:
-            result, seatings = draw_round(
+            drawn = draw_with_mode(
+                mode,
                 players,
                 rs.table_sizes,
                 rs.preferred_table_size,
@@ -74,34 +97,51 @@ def draw_next_round(tournament: Tournament, seed: int | None = None, user=None) 
                 seed,
                 past_tables(tournament),
                 rs.seat_cards,
+                rounds=rounds,
+                first_round=number,
             )
         except SeatingImpossible as exc:
             raise DrawRefused(translate_problem(exc.problem)) from exc
-        rnd = Round.objects.create(
-            tournament=tournament,
-            number=number,
-            seed=seed,
-            repeats=[list(p) for p in result.repeats],
-            report=draw_report(result),
-        )
-        DrawLog.objects.create(
-            tournament=tournament,
-            round_number=number,
-            action=DrawLog.Action.DRAWN,
-            seed=seed,
-            repeats=len(result.repeats),
-            detail=" ".join(str(len(s)) for s in seatings),
-            user=_user(user),
-        )
-        seats = []
-        for index, seating in enumerate(seatings):
-            table = Table.objects.create(round=rnd, number=index + 1, first_dealer=rs.first_dealer(len(seating)))
-            for position, (reg_id, card) in enumerate(seating):
-                seats.append(Seat(table=table, position=position, registration_id=reg_id, card=card.key))
-        Seat.objects.bulk_create(seats)
+        first = None
+        for k, (result, seatings) in enumerate(drawn):
+            rnd = _store_round(tournament, rs, number + k, result, seatings, user, drawn_with=seed)
+            first = first or rnd
         if tournament.status == Tournament.Status.PLANNED:
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status"])
+    return first
+
+
+def _store_round(tournament, rs, number: int, result, seatings, user, drawn_with: int) -> Round:
+    """Store one drawn round: the round with its seed and report, its tables, seats and the log.
+    ``drawn_with`` is the seed the director's draw started from (round k of an all-at-start draw
+    has its own derived seed, reproducible only from that one)."""
+    report = draw_report(result)
+    report["mode"] = tournament.draw_mode
+    if result.seed != drawn_with:
+        report["drawn_with_seed"] = drawn_with
+    rnd = Round.objects.create(
+        tournament=tournament,
+        number=number,
+        seed=result.seed,
+        repeats=[list(p) for p in result.repeats],
+        report=report,
+    )
+    DrawLog.objects.create(
+        tournament=tournament,
+        round_number=number,
+        action=DrawLog.Action.DRAWN,
+        seed=result.seed,
+        repeats=len(result.repeats),
+        detail=" ".join(str(len(s)) for s in seatings),
+        user=_user(user),
+    )
+    seats = []
+    for index, seating in enumerate(seatings):
+        table = Table.objects.create(round=rnd, number=index + 1, first_dealer=rs.first_dealer(len(seating)))
+        for position, (reg_id, card) in enumerate(seating):
+            seats.append(Seat(table=table, position=position, registration_id=reg_id, card=card.key))
+    Seat.objects.bulk_create(seats)
     return rnd
 
 

@@ -105,6 +105,8 @@ def test_draw_report_names_repeats_with_the_round_they_met(director_client, make
     page = Client().get(reverse("tournaments:round", args=[t.pk, 2])).content.decode()
     assert "6 pairs meet again" in page
     assert rnd2.report["sizes"] == [4] and len(rnd2.report["repeats"]) == 6
+    assert all(rounds == [1] for _a, _b, rounds in rnd2.report["repeats"])  # they met in round 1
+    assert "(round 1)" in page
 
 
 @pytest.mark.django_db
@@ -176,3 +178,44 @@ def test_a_player_leaves_a_five_table_which_plays_on_as_a_four_table(director_cl
     assert "only one" in response.content.decode()
     response = director_client.post(reverse("scoring_director:raw_rows", args=[table.pk]), {"rows": "1 -1 0 0 0"})
     assert response.status_code == 422
+
+
+@pytest.mark.django_db
+def test_all_rounds_at_the_start_minimise_repeats_over_all_rounds(make_tournament):
+    # 16 players, 5 rounds of four 4-tables: a schedule where nobody meets twice exists.
+    t = make_tournament(players=16, rounds=5, draw_mode="all_at_start")
+    first = services.draw_next_round(t, seed=8)
+    assert first.number == 1 and t.round_set.count() == 5
+    assert sum(len(r.repeats) for r in t.round_set.all()) == 0
+    assert all(r.report["mode"] == "all_at_start" for r in t.round_set.all())
+    with pytest.raises(services.DrawRefused):
+        services.draw_next_round(t, seed=9)
+
+
+@pytest.mark.django_db
+def test_by_standings_puts_similar_standings_together(make_tournament):
+    t = make_tournament(players=8, draw_mode="by_standings")
+    rnd1 = services.draw_next_round(t, seed=1)
+    for table in rnd1.tables.all():  # seat 0 wins big, seat 3 loses big at each table
+        save_hand(table, {"dealer": 3, "outcome": "manual", "scores": [30, 10, -10, -30]})
+    winners = set(Seat.objects.filter(table__round=rnd1, position__in=[0, 1]).values_list("registration_id", flat=True))
+    rnd2 = services.draw_next_round(t, seed=2)
+    top = rnd2.tables.get(number=1)
+    assert set(top.seats.values_list("registration_id", flat=True)) == winners
+
+
+@pytest.mark.django_db
+def test_pure_random_mode_ignores_earlier_rounds(make_tournament):
+    def tables_by_start_number(rnd):
+        return sorted(
+            sorted(rnd.tournament.registrations.filter(seats__table=t).values_list("start_number", flat=True))
+            for t in rnd.tables.all()
+        )
+
+    played = make_tournament(players=8, draw_mode="random", name="A")
+    services.draw_next_round(played, seed=1)
+    second = services.draw_next_round(played, seed=2)
+    fresh = make_tournament(players=8, draw_mode="random", name="B")
+    first_of_fresh = services.draw_next_round(fresh, seed=2)
+    assert tables_by_start_number(second) == tables_by_start_number(first_of_fresh)
+    assert second.report["mode"] == "random"
