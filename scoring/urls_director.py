@@ -3,6 +3,7 @@
 from django.urls import path
 
 from . import views_director as v
+from . import views_prints
 
 app_name = "scoring_director"
 urlpatterns = [
@@ -18,4 +19,6 @@ urlpatterns = [
     path("flags/<int:pk>/resolve/", v.ResolveFlagView.as_view(), name="resolve_flag"),
     path("rounds/<int:pk>/verify/", v.VerifyRoundView.as_view(), name="verify_round"),
     path("t/<int:pk>/board/", v.BoardView.as_view(), name="board"),
+    path("t/<int:pk>/round/<int:number>/score-sheets.pdf", views_prints.ScoreSheetsPdfView.as_view(), name="score_sheets_pdf"),
+    path("t/<int:pk>/certificates.pdf", views_prints.CertificatesPdfView.as_view(), name="certificates_pdf"),
 ]

@@ -1,0 +1,214 @@
+#!/usr/bin/env python
+"""Benchmark of the printed exports on a large Tiroler Tarockcup (issue 7).
+
+Builds the tournament as ``bench/entry_bench.py`` does (its ``own_database``, ``setup_django`` and
+``build``: ``--players`` players, default 1,000 = 250 tables per round, three rounds with every
+hand entered), then times, ``--repeat`` times each after one unmeasured warm-up call:
+
+- the standings PDF, :func:`scoring.exports.standings_pdf` (goal < 5 s);
+- the standings workbook, :func:`scoring.exports.standings_xlsx` (goal < 2 s);
+- the blank score sheets of round 1, one page per table (250 pages), through
+  :class:`scoring.views_prints.ScoreSheetsPdfView` as a director's request (goal < 10 s);
+- for information: the table results of round 1 and the certificates of the first 3 places, each
+  through its view.
+
+The views are called directly with a ``RequestFactory`` request (the project's URLconf need not
+route them). Wall clock (``time.perf_counter``) and CPU time (``time.process_time``) per call, SQL
+queries counted with ``CaptureQueriesContext``, PDF pages with pypdf. Prints a table and writes
+``bench/results/print-<sqlite|postgresql>.json``; the exit status is 1 when a goal is missed (on
+the median). An export whose first call runs over ``--limit`` seconds (default 120) is aborted and
+reported as missed. The project's database is never touched (see ``bench/README.md``)::
+
+    .venv/bin/python bench/print_bench.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/print_bench.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import signal
+import statistics
+import sys
+import time
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+GOALS_S = {"standings_pdf": 5.0, "standings_xlsx": 2.0, "score_sheets_pdf": 10.0}
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import entry_bench  # noqa: E402  (the tournament is built exactly as for the entry benchmark)
+
+
+class TimeLimit(Exception):
+    """An export ran longer than ``--limit``."""
+
+
+def within(seconds: int, fn):
+    """``fn()``, interrupted with :class:`TimeLimit` after ``seconds`` (SIGALRM; Unix, main thread)."""
+
+    def expire(signum, frame):
+        raise TimeLimit()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        return fn()
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def pages(content: bytes) -> int | None:
+    if not content.startswith(b"%PDF"):
+        return None
+    from pypdf import PdfReader
+
+    return len(PdfReader(BytesIO(content)).pages)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=1000, help="registered players (default 1000)")
+    parser.add_argument("--repeat", type=int, default=3, help="measured calls per export (default 3)")
+    parser.add_argument(
+        "--limit", type=int, default=120, help="abort an export whose first call takes longer (seconds, default 120)"
+    )
+    parser.add_argument("--keep-db", action="store_true", help="do not delete the benchmark database")
+    args = parser.parse_args(argv)
+
+    def log(msg):
+        print(msg, file=sys.stderr, flush=True)
+
+    db_url, cleanup = entry_bench.own_database(os.environ.get("DATABASE_URL", ""))
+    try:
+        entry_bench.setup_django(db_url)
+        from django.core.management import call_command
+        from django.db import connection
+        from django.test import RequestFactory
+        from django.test.utils import CaptureQueriesContext
+
+        from scoring import exports, views_prints
+        from scoring.models import Hand
+
+        started = time.perf_counter()
+        log(f"print_bench: {connection.vendor} database {connection.settings_dict['NAME']}")
+        call_command("migrate", verbosity=0)
+        built_at = time.perf_counter()
+        built = entry_bench.build(args.players, 0, log)
+        build_s = time.perf_counter() - built_at
+        t, director = built["tournament"], built["director"]
+        rnd = t.round_set.get(number=1)
+        n_tables = rnd.tables.count()
+        hands = Hand.objects.filter(table__round=rnd).count()
+        log(f"  built in {build_s:.1f} s; round 1: {n_tables} tables")
+
+        factory = RequestFactory()
+
+        def view(cls, path, **kwargs):
+            def call():
+                request = factory.get(path, secure=True)
+                request.user = director
+                response = cls.as_view()(request, **kwargs)
+                assert response.status_code == 200, response.status_code
+                return response.content
+
+            return call
+
+        ops = {
+            "standings_pdf": lambda: exports.standings_pdf(t),
+            "standings_xlsx": lambda: exports.standings_xlsx(t),
+            "score_sheets_pdf": view(views_prints.ScoreSheetsPdfView, "/score-sheets.pdf", pk=t.pk, number=1),
+            "table_results_pdf": view(views_prints.TableResultsPdfView, "/results.pdf", pk=t.pk, number=1),
+            "certificates_pdf": view(views_prints.CertificatesPdfView, "/certificates.pdf?places=3", pk=t.pk),
+        }
+        results = {}
+        for op, fn in ops.items():
+            try:
+                first = time.perf_counter()
+                within(args.limit, fn)  # warm-up: WeasyPrint's fonts, template loading
+            except TimeLimit:
+                results[op] = {"n": 0, "aborted_after_s": args.limit, "goal_s": GOALS_S.get(op), "met": False}
+                log(f"  {op}: aborted after {args.limit} s")
+                continue
+            first = time.perf_counter() - first
+            wall, cpu, queries = [], [], []
+            for _ in range(args.repeat):
+                with CaptureQueriesContext(connection) as ctx:
+                    w0, c0 = time.perf_counter(), time.process_time()
+                    content = fn()
+                    wall.append(time.perf_counter() - w0)
+                    cpu.append(time.process_time() - c0)
+                queries.append(len(ctx.captured_queries))
+            results[op] = {
+                "n": args.repeat,
+                "first_s": round(first, 3),
+                "median_s": round(statistics.median(wall), 3),
+                "min_s": round(min(wall), 3),
+                "max_s": round(max(wall), 3),
+                "cpu_median_s": round(statistics.median(cpu), 3),
+                "queries": max(queries),
+                "bytes": len(content),
+                "pages": pages(content),
+            }
+            if op in GOALS_S:
+                results[op]["goal_s"] = GOALS_S[op]
+                results[op]["met"] = results[op]["median_s"] < GOALS_S[op]
+            log(f"  {op}: {results[op]['median_s']:.2f} s")
+
+        import django
+        import weasyprint
+
+        report = {
+            "benchmark": "print",
+            "database": connection.vendor,
+            "players": args.players,
+            "tables_round_1": n_tables,
+            "hands_round_1": hands,
+            "repeat": args.repeat,
+            "build_seconds": round(build_s, 1),
+            "total_seconds": round(time.perf_counter() - started, 1),
+            "load_average_after": round(os.getloadavg()[0], 2),
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "django": django.get_version(),
+            "weasyprint": weasyprint.__version__,
+            "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "results": results,
+        }
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        out = RESULTS / f"print-{connection.vendor}.json"
+        out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+        print(f"\nTiroler Tarockcup, {args.players} players, round 1: {n_tables} tables — {connection.vendor}, "
+              f"WeasyPrint {weasyprint.__version__}, build {build_s:.0f} s")
+        print(f"{'export':<20}{'n':>3}{'median s':>10}{'min s':>8}{'max s':>8}{'cpu s':>8}{'queries':>9}{'pages':>7}  goal")
+        for op, r in results.items():
+            goal = f"< {r['goal_s']:.0f} s: {'met' if r['met'] else 'MISSED'}" if r.get("goal_s") else ""
+            if "aborted_after_s" in r:
+                print(f"{op:<20}{0:>3}{'> ' + str(r['aborted_after_s']):>10}  (aborted: first call over the limit)  {goal}")
+                continue
+            print(f"{op:<20}{r['n']:>3}{r['median_s']:>10.2f}{r['min_s']:>8.2f}{r['max_s']:>8.2f}{r['cpu_median_s']:>8.2f}"
+                  f"{r['queries']:>9}{r['pages'] if r['pages'] is not None else '':>7}  {goal}")
+        print(f"load average (1 min) after: {report['load_average_after']} on {os.cpu_count()} CPUs")
+        print(f"results: {out.relative_to(ROOT)}")
+        return 0 if all(r["met"] for r in results.values() if "met" in r) else 1
+    finally:
+        try:
+            from django.db import connections
+
+            connections.close_all()
+        except Exception:  # django not set up
+            pass
+        if args.keep_db:
+            log(f"print_bench: kept database {db_url}")
+        else:
+            cleanup()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
