@@ -183,12 +183,13 @@ def standings_xlsx(tournament: Tournament) -> bytes:
     return out.getvalue()
 
 
-def standings_pdf(tournament: Tournament) -> bytes:
-    """The standings as an A4 PDF with tournament name, date, venue and ruleset in the header."""
+def standings_pdf(tournament: Tournament, after: int | None = None) -> bytes:
+    """The standings as an A4 PDF with tournament name, date, venue and ruleset in the header;
+    ``after``: the standings after that round (all drawn rounds by default)."""
     from weasyprint import HTML  # imported lazily: loading Pango costs start-up time
 
     html = render_to_string(
         "scoring/standings_pdf.html",
-        {"standings": compute_standings(tournament), "tournament": tournament, "ruleset": tournament.get_ruleset()},
+        {"standings": compute_standings(tournament, after), "tournament": tournament, "ruleset": tournament.get_ruleset()},
     )
     return HTML(string=html, base_url=settings.WEASYPRINT_BASEURL).write_pdf()

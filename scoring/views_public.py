@@ -130,4 +130,6 @@ class StandingsXlsxView(View):
 class StandingsPdfView(View):
     def get(self, request, pk):
         tournament = get_object_or_404(Tournament, pk=pk)
-        return _download(exports.standings_pdf(tournament), "application/pdf", tournament, "standings.pdf")
+        after = parse_round(request.GET.get("after"))
+        suffix = f"standings-after-round-{after}.pdf" if after else "standings.pdf"
+        return _download(exports.standings_pdf(tournament, after), "application/pdf", tournament, suffix)

@@ -60,3 +60,16 @@ def test_certificates_for_the_first_places(director_client, played, english):
     # seven players share rank 2 (all on 0): everyone within the first two places gets one
     reader, _text = pdf(director_client.get(url, {"places": "2"}))
     assert len(reader.pages) == 8
+
+
+@pytest.mark.django_db
+def test_standings_pdf_after_a_round(make_tournament, english):
+    t = make_tournament(players=4, rounds=2)
+    first = services.draw_next_round(t, seed=1).tables.get()
+    save_hand(first, {"dealer": 3, "outcome": "manual", "scores": [9, -3, -3, -3]})
+    second = services.draw_next_round(t, seed=2).tables.get()
+    save_hand(second, {"dealer": 3, "outcome": "manual", "scores": [-20, 10, 5, 5]})
+    response = Client().get(reverse("scoring:standings_pdf", args=[t.pk]), {"after": "1"})
+    assert "after-round-1" in response["Content-Disposition"]
+    _reader, text = pdf(response)
+    assert "after round 1" in text and "9" in text and "-20" not in text.replace("−", "-")
