@@ -99,19 +99,26 @@ def export_data(tournament: Tournament) -> ExportData:
     )
 
 
-def _append(ws, values) -> None:
-    """Append a row; text that starts with "=" stays text (openpyxl would write a formula)."""
+def _append(ws, values) -> int:
+    """Append a row and return its number; text that starts with "=" stays text (openpyxl would
+    write a formula). Never reads ``ws.max_row``, which scans every cell of the sheet."""
     ws.append(values)
-    for cell in ws[ws.max_row]:
-        if cell.data_type == "f":
-            cell.data_type = "s"
+    row = ws._current_row  # the row append just wrote (openpyxl keeps it; max_row is O(cells))
+    for i, value in enumerate(values):
+        if isinstance(value, str) and value.startswith("="):
+            ws.cell(row=row, column=i + 1).data_type = "s"
+    return row
+
+
+def _bold(ws, row: int, columns: int) -> None:
+    for column in range(1, columns + 1):
+        ws.cell(row=row, column=column).font = Font(bold=True)
 
 
 def _header(ws, values) -> None:
-    _append(ws, values)
-    for cell in ws[ws.max_row]:
-        cell.font = Font(bold=True)
-    ws.freeze_panes = f"A{ws.max_row + 1}"  # a coordinate: ws.cell() would create an empty row
+    row = _append(ws, values)
+    _bold(ws, row, len(values))
+    ws.freeze_panes = f"A{row + 1}"  # a coordinate: ws.cell() would create an empty row
 
 
 def _widths(ws, widths) -> None:
@@ -128,11 +135,8 @@ def _round_hands_sheet(wb, data: ExportData, number: int) -> None:
     for (r, table_number), (names, rows) in sorted(data.table_hands.items()):
         if r != number:
             continue
-        _append(tws, [_("Table %(number)s") % {"number": table_number}])
-        tws.cell(row=tws.max_row, column=1).font = Font(bold=True)
-        _append(tws, [_("Hand"), _("Dealer"), _("Description"), *names])
-        for cell in tws[tws.max_row]:
-            cell.font = Font(bold=True)
+        _bold(tws, _append(tws, [_("Table %(number)s") % {"number": table_number}]), 1)
+        _bold(tws, _append(tws, [_("Hand"), _("Dealer"), _("Description"), *names]), 3 + len(names))
         for hand_number, dealer, description, scores in rows:
             _append(tws, [hand_number, dealer, description, *scores])
         if rows:
