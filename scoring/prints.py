@@ -106,6 +106,11 @@ class SheetPlayer:
     x: float = 0.0
     width: float = 0.0
 
+    @property
+    def long(self) -> bool:
+        """A name that would take more than three lines of the column head: printed smaller."""
+        return len(self.name) > self.width * 1.3
+
 
 @dataclass
 class SheetLine:
@@ -149,7 +154,7 @@ class SheetGrid:
 
 
 GRID_WIDTH = 182.0  # A4 less the page margins of print.css
-GRID_ROWS = 185.0  # at most this much for the hands' rows (one page with the heading and QR code)
+GRID_ROWS = 182.0  # at most this much for the hands' rows (one page with the heading and QR code)
 GRID_FIXED = (8.0, 32.0, 28.0)  # #, dealer, contract
 
 
@@ -157,7 +162,7 @@ def sheet_grid(size: int, lines: list[SheetLine]) -> SheetGrid:
     """The grid of a sheet with ``size`` seats and these rows (marked cells from ``lines``)."""
     from urllib.parse import quote
 
-    head, foot = 12.0, 9.0
+    head, foot = 15.0, 9.0  # the heads: up to three lines of a name and the card
     row = round(min(7.0, GRID_ROWS / max(1, len(lines))), 2)
     player = (GRID_WIDTH - sum(GRID_FIXED)) / size
     xs = [0.0]
