@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from io import BytesIO
 
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
@@ -17,6 +16,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from tournaments.models import Seat, Tournament
+from tournaments.pdf import html_to_pdf
 
 from .models import Hand
 from .services import describe, record_names
@@ -190,10 +190,8 @@ def standings_xlsx(tournament: Tournament) -> bytes:
 def standings_pdf(tournament: Tournament, after: int | None = None) -> bytes:
     """The standings as an A4 PDF with tournament name, date, venue and ruleset in the header;
     ``after``: the standings after that round (all drawn rounds by default)."""
-    from weasyprint import HTML  # imported lazily: loading Pango costs start-up time
-
     html = render_to_string(
         "scoring/standings_pdf.html",
         {"standings": compute_standings(tournament, after), "tournament": tournament, "ruleset": tournament.get_ruleset()},
     )
-    return HTML(string=html, base_url=settings.WEASYPRINT_BASEURL).write_pdf()
+    return html_to_pdf(html)
