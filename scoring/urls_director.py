@@ -20,5 +20,6 @@ urlpatterns = [
     path("rounds/<int:pk>/verify/", v.VerifyRoundView.as_view(), name="verify_round"),
     path("t/<int:pk>/board/", v.BoardView.as_view(), name="board"),
     path("t/<int:pk>/round/<int:number>/score-sheets.pdf", views_prints.ScoreSheetsPdfView.as_view(), name="score_sheets_pdf"),
+    path("t/<int:pk>/round/<int:number>/results.pdf", views_prints.TableResultsPdfView.as_view(), name="table_results_pdf"),
     path("t/<int:pk>/certificates.pdf", views_prints.CertificatesPdfView.as_view(), name="certificates_pdf"),
 ]

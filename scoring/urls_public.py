@@ -1,6 +1,5 @@
 from django.urls import path
 
-from . import views_prints
 from . import views_public as v
 
 app_name = "scoring"
@@ -10,5 +9,4 @@ urlpatterns = [
     path("t/<int:pk>/standings/", v.StandingsView.as_view(), name="standings"),
     path("t/<int:pk>/standings.xlsx", v.StandingsXlsxView.as_view(), name="standings_xlsx"),
     path("t/<int:pk>/standings.pdf", v.StandingsPdfView.as_view(), name="standings_pdf"),
-    path("t/<int:pk>/round/<int:number>/results.pdf", views_prints.TableResultsPdfView.as_view(), name="table_results_pdf"),
 ]

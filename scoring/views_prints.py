@@ -32,7 +32,7 @@ class ScoreSheetsPdfView(DirectorRequiredMixin, View):
         )
 
 
-class TableResultsPdfView(View):
+class TableResultsPdfView(DirectorRequiredMixin, View):
     """Every table of the round with its hands as entered and the totals (public)."""
 
     def get(self, request, pk, number):
