@@ -20,6 +20,8 @@ from django.db.models import Prefetch
 
 from tournaments.models import Round, Seat, Table, Tournament
 
+from variants import card_names
+
 from .models import Hand
 from .services import TableInfo, build_sheet, seat_name
 from .standings import compute_standings
@@ -247,10 +249,10 @@ def score_sheets(rnd: Round, link: Callable[[str], str]) -> ScoreSheets:
     result = ScoreSheets(round=rnd, tournament=tournament, ruleset=rs)
     out_class = "out-pays" if getattr(rs, "sitting_out_pays", False) else "out"
     grids: dict[tuple, SheetGrid] = {}
+    cards = card_names(rs)
     for table in _tables(rnd):
         seats = list(table.seats.all())
         size = len(seats)
-        cards = {c.key: c.name for c in rs.seat_cards(size)}
         names = [seat_name(s) for s in seats]
         lines = []
         for k in range(1, tournament.hands_for_table(size) + 1):

@@ -5,15 +5,12 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.generic import View
 
-from tournaments.models import Round, Tournament
+from tournaments.models import Tournament
 from tournaments.pdf import pdf_response, render_pdf
 from tournaments.permissions import DirectorRequiredMixin
+from tournaments.views_public import get_round
 
 from . import prints
-
-
-def _round(pk: int, number: int) -> Round:
-    return get_object_or_404(Round.objects.select_related("tournament"), tournament_id=pk, number=number)
 
 
 class ScoreSheetsPdfView(DirectorRequiredMixin, View):
@@ -21,7 +18,7 @@ class ScoreSheetsPdfView(DirectorRequiredMixin, View):
     Director only: the private links are for the table's players."""
 
     def get(self, request, pk, number):
-        rnd = _round(pk, number)
+        rnd = get_round(pk, number)
         data = prints.score_sheets(
             rnd, lambda token: request.build_absolute_uri(reverse("scoring:private_sheet", args=[token]))
         )
@@ -36,7 +33,7 @@ class TableResultsPdfView(DirectorRequiredMixin, View):
     """Every table of the round with its hands as entered and the totals (public)."""
 
     def get(self, request, pk, number):
-        rnd = _round(pk, number)
+        rnd = get_round(pk, number)
         data = prints.table_results(rnd)
         return pdf_response(
             render_pdf("scoring/print_table_results.html", {"data": data, "tournament": rnd.tournament}),

@@ -15,11 +15,11 @@ from django.views.generic import CreateView, FormView, ListView, UpdateView, Vie
 
 from . import services
 from .forms import DrawForm, PlayerForm, RegisterPlayersForm, SubstituteForm, SwapForm, TournamentForm
-from .models import Player, Registration, Round, Tournament
+from .models import Player, Registration, Tournament
 from .pdf import pdf_response, render_pdf
 from .permissions import DirectorRequiredMixin
 from .tables import PlayerTable, RegistrationTable
-from .views_public import round_seating
+from .views_public import get_round, round_seating
 
 
 class TournamentMixin:
@@ -164,15 +164,11 @@ class LotsView(DirectorRequiredMixin, View):
         return redirect("scoring:standings", pk=pk)
 
 
-def _round(pk, number):
-    return get_object_or_404(Round.objects.select_related("tournament"), tournament_id=pk, number=number)
-
-
 class SwapView(DirectorRequiredMixin, View):
     """Swap two players of a round by hand (POST); refused once hands are entered at their tables."""
 
     def post(self, request, pk, number):
-        rnd = _round(pk, number)
+        rnd = get_round(pk, number)
         form = SwapForm(request.POST, round=rnd)
         if not form.is_valid():
             messages.error(request, _("Choose two players of this round."))
@@ -189,7 +185,7 @@ class SubstituteView(DirectorRequiredMixin, View):
     """A substitute takes over a seat for the rest of the round (POST)."""
 
     def post(self, request, pk, number):
-        rnd = _round(pk, number)
+        rnd = get_round(pk, number)
         form = SubstituteForm(request.POST, round=rnd)
         if not form.is_valid():
             messages.error(request, _("Choose the seat and a player who does not play this round."))
@@ -209,7 +205,7 @@ class RedrawView(DirectorRequiredMixin, View):
     """Draw the last round again with a new seed (POST); every attempt stays in the draw log."""
 
     def post(self, request, pk, number):
-        rnd = _round(pk, number)
+        rnd = get_round(pk, number)
         tournament = rnd.tournament
         try:
             if tournament.round_set.filter(number__gt=rnd.number).exists():
@@ -228,7 +224,7 @@ class TableCardsPdfView(DirectorRequiredMixin, View):
     Director only: the private links are for the table's players."""
 
     def get(self, request, pk, number):
-        rnd = _round(pk, number)
+        rnd = get_round(pk, number)
         seating = round_seating(rnd)
         for entry in seating["tables"]:
             url = request.build_absolute_uri(reverse("scoring:private_sheet", args=[entry["table"].token]))

@@ -4,6 +4,8 @@ from django.shortcuts import get_object_or_404
 from django.views.generic import DetailView, ListView, TemplateView, View
 
 from .forms import SubstituteForm, SwapForm
+from variants import card_names
+
 from .models import Round, Seat, Tournament
 from .pdf import pdf_response, render_pdf
 from .permissions import is_director
@@ -43,11 +45,15 @@ class TournamentDetailView(DetailView):
         return ctx
 
 
+def get_round(pk: int, number: int) -> Round:
+    """Round ``number`` of tournament ``pk`` with its tournament, or 404."""
+    return get_object_or_404(Round.objects.select_related("tournament"), tournament_id=pk, number=number)
+
+
 def round_seating(rnd: Round) -> dict:
     """Tables with their players in seat order and drawn cards, the players by name, the draw
     report with names (one query over the seats)."""
-    rs = rnd.tournament.get_ruleset()
-    cards = {c.key: c.name for size in rs.table_sizes for c in rs.seat_cards(size)}
+    cards = card_names(rnd.tournament.get_ruleset())
     seats = list(
         Seat.objects.filter(table__round=rnd)
         .select_related("registration__player", "substitute__player", "table")
@@ -82,7 +88,7 @@ class RoundSeatingView(TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        rnd = get_object_or_404(Round.objects.select_related("tournament"), tournament_id=kwargs["pk"], number=kwargs["number"])
+        rnd = get_round(kwargs["pk"], kwargs["number"])
         ctx.update(round_seating(rnd), round=rnd, tournament=rnd.tournament)
         ctx["log"] = rnd.tournament.draw_log.filter(round_number=rnd.number).select_related("user")
         if is_director(self.request.user):
@@ -97,7 +103,7 @@ class SeatingPdfView(View):
     """The round's seating list as an A4 PDF: by table, then by player name."""
 
     def get(self, request, pk, number):
-        rnd = get_object_or_404(Round.objects.select_related("tournament"), tournament_id=pk, number=number)
+        rnd = get_round(pk, number)
         return pdf_response(
             render_pdf("tournaments/seating_pdf.html", {"round": rnd, "tournament": rnd.tournament, **round_seating(rnd)}),
             rnd.tournament,

@@ -9,7 +9,7 @@
     rs.score(hand, table_size, history=())           # -> list[int]; raises InvalidHand(errors)
 """
 
-from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, SeatCard
+from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, SeatCard, card_names
 from .cardpoints import CardPointsError, format_thirds, parse_thirds
 from .cego import CegoRuleset
 from .koenigrufen import TIROL_2019, WTC_2009, WTC_2020, KoenigrufenRuleset
@@ -35,6 +35,7 @@ __all__ = [
     "SeatCard",
     "UnknownRuleset",
     "all_rulesets",
+    "card_names",
     "choices",
     "format_thirds",
     "get_ruleset",

@@ -141,6 +141,11 @@ class SeatCard:
     name: str
 
 
+def card_names(ruleset) -> dict[str, str]:
+    """``{card key: name}`` of every seating card the ruleset deals, at any of its table sizes."""
+    return {c.key: c.name for size in ruleset.table_sizes for c in ruleset.seat_cards(size)}
+
+
 @dataclass(frozen=True)
 class Breakdown:
     """How a score row came about: ``posts`` of ``(label, value)`` and a one-line ``summary``."""
