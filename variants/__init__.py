@@ -11,6 +11,7 @@
 
 from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, SeatCard, card_names
 from .cardpoints import CardPointsError, format_thirds, parse_thirds
+from .bled import BledRuleset
 from .cego import CegoRuleset
 from .koenigrufen import TIROL_2019, WTC_2009, WTC_2020, KoenigrufenRuleset
 from .registry import UnknownRuleset, all_rulesets, choices, get_ruleset, register
@@ -24,8 +25,10 @@ register(TIROL_2019.key, TIROL_2019.edition, _koenigrufen(TIROL_2019), current=T
 register(WTC_2020.key, WTC_2020.edition, _koenigrufen(WTC_2020), current=True)
 register(WTC_2009.key, WTC_2009.edition, _koenigrufen(WTC_2009))
 register(CegoRuleset.key, CegoRuleset.edition, CegoRuleset, current=True)
+register(BledRuleset.key, BledRuleset.edition, BledRuleset, current=True)
 
 __all__ = [
+    "BledRuleset",
     "Bonus",
     "Breakdown",
     "CardPointsError",

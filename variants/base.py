@@ -126,10 +126,13 @@ SHORTCUTS = {
     # Cego
     "cego": "c", "eine": "e", "eine_leere": "el", "zwei_leere": "zl", "zwei_verschiedene": "zv",
     "geiss": "g", "solo": "s", "ulti": "u", "solodu": "sdu", "bettel": "b", "raeuber": "rb",
+    # Tarok Bled
+    "klop": "k", "trojka": "3", "dvojko": "2", "enojko": "1", "berac": "b",
 }
 BONUS_CODES = {
     "pagat": "pag", "uhu": "uhu", "kakadu": "kak", "quapil": "qua", "koenig_ultimo": "ku",
     "mondfang": "mf", "vier_koenige": "vk", "trull": "tru", "sack1": "s1", "sack2": "s2", "valat": "val",
+    "trula": "tru", "kralji": "kr", "pagat_ultimo": "pag",
 }
 
 

@@ -1,0 +1,605 @@
+"""Three-handed Slovenian Tarok under the Bled tournament rules (``tarok-bled.md``).
+
+Pure Python. Rows are declarer-only (§3): the declarer writes the hand's score, the defenders 0;
+the player whose Mond was captured writes the Mond penalty; in Klop (§4) everyone writes his own.
+A hand is scored with the radelci its declarer holds (§5), which follow from the earlier hands of
+the same table and round (``history``, oldest first), so the same record can score differently
+after another history.
+
+Options, all off by default (``tarok-bled.md`` Decisions; the other readings): ``round_difference``
+(the difference to 35 rounded to the nearest 5, PAGAT; default exact, TNET), ``mond_penalty_20``
+(the Mond penalty is 20, PAGAT; default 21, TNET), ``solo_difference`` (Solo is 80 plus the
+difference; default a flat 80), ``rank_by_game_points`` (the tournament ranks by total game points
+alone; default by table points, §7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .base import BONUS_CODES, SHORTCUTS, Bonus, Breakdown, Contract, InvalidHand, Problem, SeatCard, _
+from .cardpoints import CardPointsError, parse_thirds
+from .checks import HandCheck, is_int
+
+FAMILY_NORMAL = "normal"  # Trojka, Dvojko, Enojko: value + difference (§3)
+
+CONTRACTS = (
+    # tarok-bled.md §2: key, name, value, family
+    Contract("klop", "Klop", None, "klop", vorhand_only=True, note=_("everyone for himself; forehand only")),
+    Contract("trojka", "Trojka", 10, FAMILY_NORMAL, vorhand_only=True, note=_("takes 3 talon cards; forehand only")),
+    Contract("dvojko", "Dvojko", 20, FAMILY_NORMAL, note=_("takes 2 talon cards")),
+    Contract("enojko", "Enojko", 30, FAMILY_NORMAL, note=_("takes 1 talon card")),
+    Contract("berac", "Berač", 70, "berac", note=_("take no trick; no talon")),
+    Contract("solo", "Solo", 80, "solo", note=_("without the talon; the talon counts for the defenders")),
+)
+
+BONUSES = (
+    # tarok-bled.md §3: silent / announced values
+    Bonus("trula", "Trula", 10, 20, "material"),
+    Bonus("kralji", "Kralji", 10, 20, "material"),
+    Bonus("pagat_ultimo", "Pagat ultimo", 25, 50, "trick", can_fail_silently=True),
+    Bonus("valat", "Valat", 250, 500, "valat"),
+)
+
+# Seating by card (tournament-formats.md §2): the highest card deals first, the others follow in
+# playing order by the strength of their cards.
+SEAT_CARDS = (
+    SeatCard("skis", "Škis"),
+    SeatCard("mond", "Mond (XXI)"),
+    SeatCard("20", "Tarok XX"),
+    SeatCard("19", "Tarok XIX"),
+)
+
+HALF = 35  # "35 loses" (§3)
+KLOP_TOTALS = (70, 71, 72)  # each pile counted in threes (§4)
+KLOP_FULL = 35  # "If a player takes 35 or more points" (§4)
+KLOP_LIMIT = 70  # the −70 / +70 of a full or an empty player (§4; 140 under kontra)
+MAX_KONTRA = 4  # kontra, re, sub, mort (hand-record.md "kontra")
+RADELC_CONTRACTS = ("klop", "berac", "solo")  # §5
+
+
+def table_points(scores: Sequence[int]) -> list[Fraction]:
+    """Table points of one round at one table (``tarok-bled.md`` §7): 2 / 1 / ½ for first /
+    second / third by round score; tied players share the average of the places they occupy.
+
+    ``scores``: the round score of each seat; returns the table points per seat as exact
+    :class:`~fractions.Fraction` (a three-way tie shares 7/6 each, and totals compare exactly).
+    **Decision** (the spec is silent): at a table of four the fourth place gets 0 (2 / 1 / ½ / 0).
+    """
+    places = (Fraction(2), Fraction(1), Fraction(1, 2), Fraction(0))
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    points = [Fraction(0)] * len(scores)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]:
+            j += 1
+        share = sum(places[i : j + 1]) / (j - i + 1)
+        for k in order[i : j + 1]:
+            points[k] = share
+        i = j + 1
+    return points
+
+
+@dataclass(frozen=True)
+class Settlement(Breakdown):
+    """A :class:`~variants.base.Breakdown` with its row and the radelci effect (§5).
+
+    ``doubled``: the declarer's radelc doubled the hand; ``won``: the declarer won (he loses a
+    radelc if he held one); ``awards``: every player gets a radelc after this hand.
+    """
+
+    row: tuple[int, ...] = ()
+    doubled: bool = False
+    won: bool | None = None
+    awards: bool = False
+
+
+class BledRuleset:
+    """Validate and score Bled Slovenian Tarok hands (``tarok-bled.md``).
+
+    Interface as :class:`variants.koenigrufen.KoenigrufenRuleset`; ``history`` matters here:
+    the earlier hand records of the table in this round, oldest first (radelci, §5).
+    """
+
+    family = "bled"
+    uses_history = True  # a hand is scored after the earlier hands of its table and round (§5)
+    key = "tarok-bled"
+    edition = "2005"
+    editions = ("2005",)
+    name = "Tarok Bled"
+    label = "Tarok Bled (2005)"
+    source = "Dummett & McLeod, supplement 16.8; Tarok.net rules (tarok-bled.md)"
+    table_sizes = (3, 4)
+    preferred_table_size = 3
+    max_other_tables = 2  # N = 3a + 4b with at most two 4-tables (tournament-formats.md §1)
+    zero_sum = False  # declarer-only rows (§3)
+    sitting_out_pays = False  # the resting dealer of a 4-table scores 0, Klop included (§1)
+    default_rounds = 4  # §1 Decision: 4 rounds of 21 hands
+    default_hands_per_round = 21
+    bonuses = BONUSES
+    contracts = CONTRACTS
+    option_defaults = {
+        "round_difference": False,
+        "mond_penalty_20": False,
+        "solo_difference": False,
+        "rank_by_game_points": False,
+    }
+
+    def __init__(self, editions: Sequence[str] = (), options: Mapping | None = None):
+        self.options = {**self.option_defaults, **(options or {})}
+        self._contracts = {c.key: c for c in CONTRACTS}
+        self._bonuses = {b.key: b for b in BONUSES}
+
+    def __repr__(self) -> str:
+        return f"<BledRuleset {self.key} {self.options}>"
+
+    # ----------------------------------------------------------------- catalogue and table format
+
+    @property
+    def victory_points(self) -> str | None:
+        """``"table_points"`` when the tournament ranks by table points (§7), else ``None``."""
+        return None if self.options["rank_by_game_points"] else "table_points"
+
+    @property
+    def tiebreaks(self) -> tuple[str, ...]:
+        """§7: table points, then total game points, then a recorded draw; ranked by game points
+        alone, only the draw is left."""
+        return ("game_points", "lots") if self.victory_points else ("lots",)
+
+    def contract(self, key: str) -> Contract:
+        """The contract with ``key``; raises ``KeyError``."""
+        return self._contracts[key]
+
+    def bonus(self, key: str) -> Bonus:
+        """The bonus with ``key``; raises ``KeyError``."""
+        return self._bonuses[key]
+
+    def allowed_bonuses(self, contract_key: str) -> tuple[Bonus, ...]:
+        """Bonuses only in the normal games (§6)."""
+        return BONUSES if self.contract(contract_key).family == FAMILY_NORMAL else ()
+
+    @staticmethod
+    def fields(contract: Contract) -> tuple[str, ...]:
+        """The record fields the entry form asks for this contract (``hand-record.md`` "Fields")."""
+        if contract.family == "klop":
+            return ("card_points", "kontra_by")
+        if contract.family == "berac":
+            return ("declarer", "won", "kontra")
+        if contract.family == "solo":
+            return ("declarer", "declarer_points", "kontra", "mond_lost_by")
+        return ("declarer", "declarer_points", "kontra", "bonuses", "mond_lost_by")
+
+    def catalogue(self) -> dict:
+        """The contract and bonus tables as plain data (for forms, help pages and JSON)."""
+        return {
+            "key": self.key,
+            "edition": self.edition,
+            "name": self.name,
+            "dealer_sits_out_at": 4,
+            "contracts": [
+                {
+                    "key": c.key,
+                    "name": c.name,
+                    "value": c.value,
+                    "family": c.family,
+                    "vorhand_only": c.vorhand_only,
+                    "fields": list(self.fields(c)),
+                    "shortcut": SHORTCUTS.get(c.key, ""),
+                    "bonuses": [b.key for b in self.allowed_bonuses(c.key)],
+                }
+                for c in CONTRACTS
+            ],
+            "bonuses": [
+                {
+                    "key": b.key,
+                    "name": b.name,
+                    "silent": b.silent,
+                    "announced": b.announced,
+                    "kind": b.kind,
+                    "can_fail_silently": b.can_fail_silently,
+                    "code": BONUS_CODES.get(b.key, b.key),
+                }
+                for b in BONUSES
+            ],
+        }
+
+    def hands_per_round(self, table_size: int, base: int | None = None) -> int:
+        """21 hands at every table (§1 Decision), 3 or 4."""
+        return self.default_hands_per_round if base is None else base
+
+    def seat_cards(self, table_size: int) -> tuple[SeatCard, ...]:
+        """Seating cards in seat order: seat 0 draws the highest card and deals first."""
+        return SEAT_CARDS[:table_size]
+
+    def first_dealer(self, table_size: int) -> int:
+        return 0
+
+    @staticmethod
+    def sitting_out(dealer: int, table_size: int) -> int | None:
+        """The dealer of a 4-table rests in every hand, Klop included (§1 Decision)."""
+        return dealer if table_size == 4 else None
+
+    @classmethod
+    def active_seats(cls, dealer: int, table_size: int) -> list[int]:
+        seats = [(dealer + 1 + i) % table_size for i in range(table_size)]
+        return [s for s in seats if s != cls.sitting_out(dealer, table_size)]
+
+    @property
+    def mond_penalty(self) -> int:
+        """What the player whose Mond was captured writes, as a positive number (§3): 21, or 20."""
+        return 20 if self.options["mond_penalty_20"] else 21
+
+    table_points = staticmethod(table_points)
+
+    def difference(self, points: int) -> int:
+        """``|p − 35|`` (§3), rounded to the nearest 5 with the ``round_difference`` option."""
+        d = abs(points - HALF)
+        return (d + 2) // 5 * 5 if self.options["round_difference"] else d
+
+    # ------------------------------------------------------------------------------ public API
+
+    def validate(self, hand, table_size: int, history: Sequence = ()) -> list[Problem]:
+        """Problems with ``hand`` (``tarok-bled.md`` §6); empty when valid. ``history`` does not
+        change validity."""
+        return _Check(self, hand, table_size).run()
+
+    def score(self, hand, table_size: int, history: Sequence = ()) -> list[int]:
+        """The row of ``hand`` after ``history``; raises :class:`~variants.base.InvalidHand`."""
+        return list(self.breakdown(hand, table_size, history).row)
+
+    def breakdown(self, hand, table_size: int, history: Sequence = ()) -> Settlement:
+        """The row with how it came about; raises :class:`~variants.base.InvalidHand`.
+
+        ``history``: the earlier records of this table and round, oldest first; they are assumed
+        valid (they were validated when stored) and give the radelci held before ``hand``.
+        """
+        problems = self.validate(hand, table_size, history)
+        if problems:
+            raise InvalidHand(problems)
+        return _settle(self, dict(hand), table_size, self.radelci(history, table_size))
+
+    def radelci(self, history: Sequence, table_size: int) -> list[int]:
+        """Radelci each seat holds after the hands of ``history`` (§5), oldest first.
+
+        Per hand: the declarer who held one and won loses one; then, after Klop, Bera, Solo or a
+        valat made or announced, every seat (a resting dealer too) gets one. Struck hands change
+        nothing; **Decision**: manual hands give radelci by their ``contract`` and remove none.
+        """
+        held = [0] * table_size
+        for record in history:
+            self.apply_radelci(record, table_size, held)
+        return held
+
+    def apply_radelci(self, record: Mapping, table_size: int, held: list[int]) -> None:
+        """Update ``held`` (radelci per seat) in place by one hand of the history (§5)."""
+        outcome = record.get("outcome", "played")
+        if outcome == "struck":
+            return
+        if outcome == "manual":
+            awards = record.get("contract") in RADELC_CONTRACTS
+        else:
+            won, awards = _result(self, record)
+            declarer = record.get("declarer")
+            if won and declarer is not None and held[declarer]:
+                held[declarer] -= 1
+        if awards:
+            for seat in range(table_size):
+                held[seat] += 1
+
+
+def _points(value) -> int:
+    """Whole card points ``0..70`` (no Blatt in Slovenian Tarok); raises :class:`CardPointsError`."""
+    return parse_thirds(value, allow_blatt=False) // 3
+
+
+class _Check(HandCheck):
+    """§6 "Validation", plus the record rules of ``hand-record.md``."""
+
+    def check_manual(self) -> None:
+        """A row written by hand: whole numbers, any sum (declarer-only, §3); the resting dealer 0."""
+        scores = self.hand.get("scores")
+        if not isinstance(scores, list) or len(scores) != self.n or not all(is_int(s) for s in scores):
+            self.add(_("A manual row needs %(size)s whole numbers, one per seat."), size=self.n)
+            return
+        if self.out is not None and scores[self.out]:
+            self.add(_("The dealer %(seat)s sits out this hand and must score 0."), seat=self.out)
+
+    def check_played(self) -> None:
+        h = self.hand
+        contract = self.contract()
+        if contract is None:
+            return
+        for field_name, message in (
+            ("partner", _("Slovenian Tarok has no partner: the declarer plays alone.")),
+            ("revoke", _("Tarok Bled has no revoke settlement: enter a manual row agreed by the tournament director.")),
+            ("against_solo", _("“Against a Solo” is a Cego field.")),
+            ("conceded", _("Tarok Bled has no conceding.")),
+        ):
+            if h.get(field_name) not in (None, False):
+                self.add(message)
+        kontra = h.get("kontra", 0)
+        if not is_int(kontra) or not 0 <= kontra <= MAX_KONTRA:
+            self.add(_("The kontra level must be 0 to 4 (kontra, re, sub, mort)."))
+            kontra = 0
+        if contract.family == "klop":
+            self.check_klop(kontra)
+            return
+        if h.get("kontra_by") is not None:
+            self.add(_("“Kontra by” belongs to Klop; record the kontra level of %(contract)s instead."), contract=contract.name)
+        if h.get("card_points"):
+            self.add(_("Only Klop records every player's card points."))
+        declarer = self.seat("declarer", _("declarer"), required=True)
+        if contract.vorhand_only and declarer is not None and declarer != self.vorhand:
+            self.add(
+                _("Only forehand (%(vorhand_seat)s) may play %(contract)s."),
+                vorhand_seat=self.vorhand,
+                contract=contract.name,
+            )
+        won = h.get("won")
+        if won is not None and not isinstance(won, bool):
+            self.add(_("“Won” must be true or false."))
+            return
+        mond = self.seat("mond_lost_by", _("player who lost the Mond"), required=False)
+        if contract.family == "berac":
+            if won is None:
+                self.add(_("Say whether the Berač was won or lost."))
+            if h.get("declarer_points") is not None:
+                self.add(_("A Berač is won or lost by tricks: enter no card points."))
+            if mond is not None:
+                self.add(_("There is no Mond penalty in a Berač."))
+            if h.get("bonuses"):
+                self.add(_("There are no bonuses in %(contract)s."), contract=contract.name)
+            return
+        raw = h.get("declarer_points")
+        if raw is None:
+            self.add(_("Enter the declarer's card points (0 to 70)."))
+            return
+        try:
+            points = _points(raw)
+        except CardPointsError:
+            self.add(_("The declarer's card points must be a whole number from 0 to 70, not “%(value)s”."), value=raw)
+            return
+        if contract.family == "solo":
+            if h.get("bonuses"):
+                self.add(_("There are no bonuses in %(contract)s."), contract=contract.name)
+            if won is not None and won != (points > HALF):
+                self.add_won(points, contract)
+            return
+        valat = self.check_bonuses(points)
+        if won is not None and valat is None and won != (points > HALF):
+            self.add_won(points, contract)
+
+    def add_won(self, points: int, contract: Contract) -> None:
+        self.add(
+            _("%(points)s card points mean the %(contract)s was %(result)s."),
+            points=points,
+            contract=contract.name,
+            result=_("won") if points > HALF else _("lost"),
+        )
+
+    def check_bonuses(self, points: int) -> Mapping | None:
+        """The bonuses of a normal game (§3, §6); returns the valat bonus entry if one is recorded."""
+        bonuses = self.hand.get("bonuses") or []
+        if not isinstance(bonuses, list) or not all(isinstance(b, Mapping) for b in bonuses):
+            self.add(_("Bonuses must be a list of bonus entries."))
+            return None
+        seen: set[str] = set()
+        valat = None
+        for b in bonuses:
+            key = b.get("bonus")
+            if key not in self.rs._bonuses:
+                self.add(_("Unknown bonus “%(bonus)s” in %(ruleset)s."), bonus=key, ruleset=self.rs.label)
+                continue
+            bonus = self.rs.bonus(key)
+            if key in seen:
+                self.add(_("%(bonus)s is recorded twice."), bonus=bonus.name)
+            seen.add(key)
+            team, announced, made = b.get("team"), b.get("announced"), b.get("made")
+            if team not in ("declarer", "opponents") or not isinstance(announced, bool) or not isinstance(made, bool):
+                self.add(_("%(bonus)s needs a team (declarer or opponents), announced and made."), bonus=bonus.name)
+                continue
+            level = b.get("kontra", 0)
+            if not is_int(level) or not 0 <= level <= MAX_KONTRA:
+                self.add(_("The kontra on %(bonus)s must be 0 to 4."), bonus=bonus.name)
+            elif level and not announced:
+                self.add(_("Only an announced bonus can be kontra'd, not a silent %(bonus)s."), bonus=bonus.name)
+            if not announced and not made and not bonus.can_fail_silently:
+                self.add(_("A silent %(bonus)s cannot fail: record it only when it was made."), bonus=bonus.name)
+            if key == "valat":
+                valat = b
+                if level:
+                    self.add(_("A valat is doubled by the kontra on the game, not on its own."))
+                self.check_valat(b, points)
+        if valat is not None and len(seen) > 1:
+            self.add(_("A valat replaces the game and the other bonuses: record no other bonus with it."))
+        elif valat is None and points in (0, 70) and seen:
+            self.add(_("%(points)s card points are a valat, which replaces the bonuses: record no bonus."), points=points)
+        return valat
+
+    def check_valat(self, b: Mapping, points: int) -> None:
+        """A valat made by the declarer needs 70 card points, by the opponents 0 (§3)."""
+        made, declarers = b["made"], b["team"] == "declarer"
+        if made and declarers and points != 70:
+            self.add(_("A valat made by the declarer needs 70 card points, not %(points)s."), points=points)
+        elif made and not declarers and points != 0:
+            self.add(_("A valat made by the opponents leaves the declarer 0 card points, not %(points)s."), points=points)
+        elif not made and declarers and points == 70:
+            self.add(_("70 card points are a valat made, not failed."))
+        elif not made and not declarers and points == 0:
+            self.add(_("0 card points mean the opponents' valat was made, not failed."))
+
+    def check_klop(self, kontra: int) -> None:
+        """§4 and §6: every active player's whole card points summing to 70–72; kontra by a player."""
+        h = self.hand
+        if kontra:
+            self.add(_("In Klop the kontra level stays 0: record who said kontra instead."))
+        declarer = h.get("declarer")
+        if declarer is not None and declarer != self.vorhand:
+            self.add(_("Klop has no declarer; forehand (%(vorhand_seat)s) chooses it."), vorhand_seat=self.vorhand)
+        self.seat("kontra_by", _("player who said kontra"), required=False)
+        if self.seat("mond_lost_by", _("player who lost the Mond"), required=False) is not None:
+            self.add(_("There is no Mond penalty in Klop."))
+        if h.get("bonuses"):
+            self.add(_("There are no bonuses in %(contract)s."), contract="Klop")
+        if h.get("declarer_points") is not None or h.get("won") is not None:
+            self.add(_("Klop records every player's card points, not a declarer's result."))
+        raw = h.get("card_points")
+        if not isinstance(raw, Mapping) or not raw:
+            self.add(_("Klop needs the card points of every active player."))
+            return
+        points = {}
+        for key, value in raw.items():
+            try:
+                seat = int(key)
+                points[seat] = _points(value)
+            except (TypeError, ValueError, CardPointsError):
+                self.add(_("Card points must be whole numbers from 0 to 70 per player, not “%(value)s”."), value=value)
+                return
+        if sorted(points) != sorted(self.active):
+            self.add(_("Klop needs the card points of exactly the active players."))
+            return
+        total = sum(points.values())
+        if total not in KLOP_TOTALS:
+            self.add(_("The card points add up to %(total)s; in Klop they come to 70, 71 or 72."), total=total)
+
+
+def _result(rs: BledRuleset, h: Mapping) -> tuple[bool | None, bool]:
+    """``(won, awards)`` of a valid played hand for the radelci (§5): did the declarer win, and
+    does every player get a radelc after it."""
+    contract = rs.contract(h["contract"])
+    if contract.family == "klop":
+        return None, True
+    if contract.family == "berac":
+        return h["won"], True
+    points = _points(h["declarer_points"])
+    if contract.family == "solo":
+        return points > HALF, True
+    valat = next((b for b in h.get("bonuses", []) if b["bonus"] == "valat"), None)
+    valat_value = _valat(valat, points)
+    if valat_value is not None:
+        return valat_value > 0, True
+    return points > HALF, False
+
+
+def _row(n: int, amounts: Mapping[int, int]) -> tuple[int, ...]:
+    row = [0] * n
+    for seat, value in amounts.items():
+        row[seat] += value
+    return tuple(row)
+
+
+def _settle(rs: BledRuleset, h: dict, n: int, held: Sequence[int]) -> Settlement:
+    """Score a valid hand with the radelci ``held`` per seat before it (§3–§5)."""
+    outcome = h.get("outcome", "played")
+    if outcome == "struck":
+        return Settlement(summary=_("Struck by the tournament director: every player scores 0."), row=(0,) * n)
+    if outcome == "manual":
+        return Settlement(summary=_("Manual row."), row=tuple(h["scores"]))
+    contract = rs.contract(h["contract"])
+    if contract.family == "klop":
+        return _settle_klop(h, n)
+    declarer = h["declarer"]
+    factor = 2 ** h.get("kontra", 0)
+    posts: list[tuple[str, int]] = []
+    awards = contract.key in RADELC_CONTRACTS
+    if contract.family == "berac":
+        won = h["won"]
+        value = contract.value * factor * (1 if won else -1)
+        posts.append((contract.name, value))
+    elif contract.family == "solo":
+        points = _points(h["declarer_points"])
+        won = points > HALF
+        base = contract.value + (rs.difference(points) if rs.options["solo_difference"] else 0)
+        value = base * factor * (1 if won else -1)
+        posts.append((contract.name, value))
+    else:
+        points = _points(h["declarer_points"])
+        valat = next((b for b in h.get("bonuses", []) if b["bonus"] == "valat"), None)
+        valat_value = _valat(valat, points)
+        if valat_value is not None:
+            value = valat_value * factor
+            won = value > 0
+            awards = True  # §5 Decision: a valat made by either side or announced
+            posts.append((_("valat"), value))
+        else:
+            won = points > HALF
+            d = rs.difference(points)
+            value = (contract.value + d) * factor * (1 if won else -1)
+            posts.append((_("game"), (contract.value + d) * (1 if won else -1) * factor))
+            for b in h.get("bonuses", []):
+                amount = _bonus_value(rs.bonus(b["bonus"]), b)
+                value += amount
+                posts.append((rs.bonus(b["bonus"]).name, amount))
+    doubled = held[declarer] > 0 if declarer < len(held) else False
+    if doubled:
+        value *= 2
+        posts.append((_("radelc ×2"), value))
+    amounts = {declarer: value}
+    mond = h.get("mond_lost_by")
+    row = list(_row(n, amounts))
+    if mond is not None:
+        penalty = rs.mond_penalty
+        row[mond] -= penalty
+        posts.append((_("Mond lost"), -penalty))
+    return Settlement(
+        posts=tuple(posts),
+        summary=_("won") if won else _("lost"),
+        row=tuple(row),
+        doubled=doubled,
+        won=won,
+        awards=awards,
+    )
+
+
+def _valat(valat: Mapping | None, points: int) -> int | None:
+    """The valat score of a normal game before kontra and radelc (§3), ``None`` without a valat.
+
+    Declarer's: +250 silent (70 card points), +500 announced, −500 announced and failed;
+    opponents': −250 (0 card points), −500 announced; **Decision**: their announced valat that
+    fails gives the declarer +500.
+    """
+    if valat is None:
+        if points == 70:
+            return 250
+        if points == 0:
+            return -250
+        return None
+    amount = 500 if valat["announced"] else 250
+    sign = 1 if valat["made"] else -1
+    return amount * sign * (1 if valat["team"] == "declarer" else -1)
+
+
+def _bonus_value(bonus: Bonus, b: Mapping) -> int:
+    """One bonus for the declarer (§3): plus when his side made it or the opponents' announced
+    one failed, minus otherwise; an announced bonus × 2**its own kontra. **Decision**: a silent
+    Pagat of the opponents beaten at the last trick gives the declarer +25."""
+    value = (bonus.announced if b["announced"] else bonus.silent) * 2 ** b.get("kontra", 0)
+    declarers = b["team"] == "declarer"
+    return value if declarers == b["made"] else -value
+
+
+def _settle_klop(h: dict, n: int) -> Settlement:
+    """Klop (§4): everyone for himself; kontra doubles; full and empty players settle ±70."""
+    points = {int(k): _points(v) for k, v in h["card_points"].items()}
+    kontra_by = h.get("kontra_by")
+    k = 2 if kontra_by is not None else 1
+    full = [s for s, p in points.items() if p >= KLOP_FULL]
+    empty = [s for s, p in points.items() if p == 0]
+    if full or empty:
+        amounts = {s: 0 for s in points}
+        for s in full:
+            amounts[s] = -KLOP_LIMIT * k
+        for s in empty:
+            amounts[s] = KLOP_LIMIT * k
+        summary = _("a full or an empty player settles Klop")
+    elif kontra_by is not None and points[kontra_by] == max(points.values()):
+        amounts = {s: -p for s, p in points.items()}
+        amounts[kontra_by] = -2 * points[kontra_by]
+        summary = _("kontra by the player with most points")
+    else:
+        amounts = {s: -k * p for s, p in points.items()}
+        summary = _("kontra") if kontra_by is not None else _("each loses his card points")
+    return Settlement(summary=summary, row=_row(n, amounts), awards=True)
