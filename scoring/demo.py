@@ -69,7 +69,16 @@ CEGO_DEMO = DemoSpec(
     players="players_baden.csv",
     seed=1706,
 )
-DEMOS = (TIROL_DEMO, WTC_DEMO, CEGO_DEMO)
+BLED_DEMO = DemoSpec(
+    name="Turnir v taroku Bled – Demo",
+    date=datetime.date(2026, 9, 12),
+    venue="Hotel Jelovica, Bled",
+    ruleset="tarok-bled",
+    edition="2005",
+    players="players_bled.csv",
+    seed=2005,
+)
+DEMOS = (TIROL_DEMO, WTC_DEMO, CEGO_DEMO, BLED_DEMO)
 TIROL_DEMO_NAME = TIROL_DEMO.name
 
 
@@ -138,3 +147,8 @@ def build_cego_demo(reset: bool = False) -> Tournament:
 def build_wtc_demo(reset: bool = False) -> Tournament:
     """The Wiener Tarockcup 2020 demo: 18 players, 3 rounds of 20 hands (25 at the two 5-tables)."""
     return build_demo(WTC_DEMO, reset)
+
+
+def build_bled_demo(reset: bool = False) -> Tournament:
+    """The Bled Slovenian Tarok demo: 18 players, six 3-tables, 4 rounds of 21 hands, radelci."""
+    return build_demo(BLED_DEMO, reset)

@@ -356,13 +356,59 @@ def _draw_cego_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -
     return hand
 
 
+# A Bled round (tarok-bled.md §2): mostly Trojka from forehand and the small games, Klop when
+# everyone passes, Berač and Solo now and then — enough of them to put radelci into play.
+BLED_WEIGHTS = {"klop": 12.0, "trojka": 30.0, "dvojko": 24.0, "enojko": 16.0, "berac": 7.0, "solo": 5.0}
+
+
+def _draw_bled_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
+    """One Bled hand: card points decide normal games and Solo (won above 35, tarok-bled.md §3);
+    Klop splits 70–72 card points (§4); kontra, bonuses and the Mond penalty appear now and then."""
+    active = ruleset.active_seats(dealer, table_size)
+    contract = _weighted(rng, [(c, BLED_WEIGHTS[c.key]) for c in ruleset.contracts])
+    hand: dict = {"dealer": dealer, "contract": contract.key}
+    if contract.key == "klop":
+        total = rng.choice((70, 71, 72))
+        cuts = sorted(rng.sample(range(1, total), 2))
+        points = [cuts[0], cuts[1] - cuts[0], total - cuts[1]]
+        hand["card_points"] = {str(s): p for s, p in zip(active, points)}
+        if rng.random() < 0.2:
+            hand["kontra_by"] = rng.choice(active)
+        return hand
+    hand["declarer"] = active[0] if contract.vorhand_only else rng.choice(active)
+    if rng.random() < 0.08:
+        hand["kontra"] = 1 if rng.random() < 0.85 else 2
+    if contract.key == "berac":
+        hand["won"] = rng.random() < 0.6
+        return hand
+    won = rng.random() < 0.62
+    if rng.random() < 0.015:
+        hand["declarer_points"] = 70 if won else 0  # a valat
+        return hand
+    hand["declarer_points"] = rng.randint(36, 62) if won else rng.randint(10, 35)
+    defenders = [s for s in active if s != hand["declarer"]]
+    if rng.random() < 0.06:
+        hand["mond_lost_by"] = rng.choice(defenders + [hand["declarer"]])
+    if contract.family == "normal":
+        bonuses = []
+        for key, chance in (("trula", 0.08), ("kralji", 0.06), ("pagat_ultimo", 0.05)):
+            if rng.random() < chance:
+                announced = rng.random() < 0.3
+                team = "declarer" if rng.random() < 0.7 else "opponents"
+                made = rng.random() < 0.75 or (not announced and key != "pagat_ultimo")
+                bonuses.append({"bonus": key, "team": team, "announced": announced, "made": made})
+        if bonuses:
+            hand["bonuses"] = bonuses
+    return hand
+
+
 def random_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
     """A realistic, VALID hand record (hand-record.md shape) for this dealer at this table size."""
     if table_size not in ruleset.table_sizes:
         raise ValueError(f"{ruleset.name} is played at tables of {ruleset.table_sizes}, not {table_size}")
     if not 0 <= dealer < table_size:
         raise ValueError(f"dealer {dealer} is not a seat of a {table_size}-table")
-    draw = _draw_cego_hand if ruleset.family == "cego" else _draw_hand
+    draw = {"cego": _draw_cego_hand, "bled": _draw_bled_hand}.get(ruleset.family, _draw_hand)
     problems: list[str] = []
     for _ in range(MAX_ATTEMPTS):
         hand = draw(ruleset, table_size, dealer, rng)

@@ -17,6 +17,8 @@ from .widgets import FastSelect
 
 # Bonus choice values: team : silent/announced : made/failed
 _TEAM = {"d": "declarer", "o": "opponents"}
+# Kontra levels (hand-record.md "kontra"; Bled): the game terms, untranslated
+KONTRA_CHOICES = [(0, "—"), (1, "kontra ×2"), (2, "rekontra ×4"), (3, "subkontra ×8"), (4, "mortkontra ×16")]
 
 
 def bonus_choices(bonus) -> list[tuple[str, str]]:
@@ -107,6 +109,25 @@ class HandForm(forms.Form):
                 max_value=70,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 70}),
             )
+        if "kontra" in self.used:
+            self.fields["kontra"] = forms.TypedChoiceField(
+                label=_("Kontra on the game"), required=False, choices=KONTRA_CHOICES, coerce=int, empty_value=0
+            )
+        if "kontra_by" in self.used:
+            self.fields["kontra_by"] = forms.TypedChoiceField(
+                label=_("Kontra by"), required=False, choices=optional_seat, coerce=int, empty_value=None, widget=FastSelect
+            )
+        if "mond_lost_by" in self.used:
+            self.fields["mond_lost_by"] = forms.TypedChoiceField(
+                label=_("Mond captured from"), required=False, choices=optional_seat, coerce=int, empty_value=None, widget=FastSelect
+            )
+        if info.uses_history:
+            self.fields["manual_contract"] = forms.ChoiceField(
+                label=_("Contract (for the radelci)"),
+                required=False,
+                choices=[("", "—")] + [(c.key, c.name) for c in rs.contracts],
+                widget=FastSelect,
+            )
         if "against_solo" in self.used:
             self.fields["against_solo"] = forms.BooleanField(label=_("Against a Solo (Gegensolo)"), required=False)
         if "conceded" in self.used:
@@ -119,6 +140,14 @@ class HandForm(forms.Form):
             self.fields[f"bonus_{bonus.key}"] = forms.ChoiceField(
                 label=bonus.name, required=False, choices=bonus_choices(bonus), widget=FastSelect
             )
+            if "kontra" in self.used and bonus.kind != "valat":
+                self.fields[f"bonus_kontra_{bonus.key}"] = forms.TypedChoiceField(
+                    label=_("Kontra on %(bonus)s") % {"bonus": bonus.name},
+                    required=False,
+                    choices=KONTRA_CHOICES,
+                    coerce=int,
+                    empty_value=0,
+                )
         for p in range(info.size):
             if "card_points" in self.used:
                 self.fields[f"points_{p}"] = forms.CharField(
@@ -147,7 +176,11 @@ class HandForm(forms.Form):
     # -- layout helpers for the template --
 
     def bonus_fields(self):
-        return [self[f"bonus_{b.key}"] for b in self.info.ruleset.bonuses]
+        """``(bonus field, its kontra field or None)`` per bonus of the ruleset."""
+        return [
+            (self[f"bonus_{b.key}"], self[f"bonus_kontra_{b.key}"] if f"bonus_kontra_{b.key}" in self.fields else None)
+            for b in self.info.ruleset.bonuses
+        ]
 
     def points_fields(self):
         return [self[f"points_{p}"] for p in range(self.info.size)] if "card_points" in self.used else []
@@ -172,15 +205,19 @@ class HandForm(forms.Form):
         if data["outcome"] == "manual":
             record["scores"] = [data.get(f"score_{p}") for p in range(self.info.size)]
             record["scores"] = [0 if s is None else s for s in record["scores"]]
+            if data.get("manual_contract"):
+                record["contract"] = data["manual_contract"]  # gives radelci by its contract (Bled)
             return record
         if data["outcome"] == "struck":
             return record
         key = data.get("contract") or None
         record["contract"] = key
         fields = self.contract_fields.get(key, set())
-        for name in ("declarer", "revoke", "declarer_points"):
+        for name in ("declarer", "revoke", "declarer_points", "kontra_by", "mond_lost_by"):
             if data.get(name) is not None:
                 record[name] = data[name]
+        if data.get("kontra"):
+            record["kontra"] = data["kontra"]
         if data.get("partner") is not None or "partner" in fields:
             record["partner"] = data.get("partner")
         for flag in ("conceded", "against_solo"):
@@ -199,6 +236,7 @@ class HandForm(forms.Form):
         if self.info.ruleset.bonuses and key in self.contract_fields:
             record["bonuses"] = [
                 {"bonus": b.key, "team": _TEAM[team], "announced": announced == "a", "made": made == "1"}
+                | ({"kontra": level} if (level := data.get(f"bonus_kontra_{b.key}")) else {})
                 for b in self.info.ruleset.bonuses
                 if (value := data.get(f"bonus_{b.key}"))
                 for team, announced, made in [value.split(":")]
@@ -248,10 +286,16 @@ def initial_from_record(record: dict, size: int) -> dict:
         "against_solo": record.get("against_solo", False),
         "declarer_points": record.get("declarer_points"),
         "won": {True: "1", False: "0"}.get(record.get("won"), ""),
+        "kontra": record.get("kontra", 0),
+        "kontra_by": record.get("kontra_by"),
+        "mond_lost_by": record.get("mond_lost_by"),
     }
+    if record.get("outcome") == "manual":
+        initial["manual_contract"] = record.get("contract") or ""
     for b in record.get("bonuses", []):
         team = "d" if b["team"] == "declarer" else "o"
         initial[f"bonus_{b['bonus']}"] = f"{team}:{'a' if b['announced'] else 's'}:{'1' if b['made'] else '0'}"
+        initial[f"bonus_kontra_{b['bonus']}"] = b.get("kontra", 0)
     for seat, value in (record.get("card_points") or {}).items():
         initial[f"points_{seat}"] = str(value)
     for p, value in enumerate(record.get("scores") or []):

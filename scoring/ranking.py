@@ -8,6 +8,7 @@ small classes in :data:`TIEBREAKS`, picked by the keys a ruleset lists (``rs.tie
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -27,10 +28,26 @@ class Entry:
     tables: list[int | None] = field(default_factory=list)
     lot: int | None = None
     withdrawn: bool = False
+    victory: list[float | None] | None = None  # table points per round where the ruleset ranks by them
 
     @property
-    def total(self) -> int:
+    def round_cells(self) -> list[tuple[int | None, object]]:
+        """``(round score, victory points or None)`` per round, for the standings columns."""
+        victory = self.victory or [None] * len(self.rounds)
+        return list(zip(self.rounds, victory))
+
+    @property
+    def game_total(self) -> int:
+        """The sum of the round scores (game points, Schrift)."""
         return sum(r for r in self.rounds if r is not None)
+
+    @property
+    def total(self) -> float:
+        """What the standings rank by: the victory points if the ruleset has them (Bled table
+        points, ``tarok-bled.md`` §7), else the game points."""
+        if self.victory is not None:
+            return sum(v for v in self.victory if v is not None)
+        return self.game_total
 
 
 @dataclass
@@ -125,7 +142,23 @@ class CardDraw(Lots):
         }
 
 
-TIEBREAKS = {t.key: t for t in (BestRounds, Lots, CardDraw)}
+class GamePoints:
+    """Total game points (Bled, ranked by table points first: ``tarok-bled.md`` §7)."""
+
+    key = "game_points"
+
+    @staticmethod
+    def sort_key(entry: Entry) -> tuple:
+        return (-entry.game_total,)
+
+    @staticmethod
+    def explain(above: Entry, below: Entry) -> str:
+        if above.game_total == below.game_total:
+            return ""
+        return _("game points: %(above)s to %(below)s") % {"above": above.game_total, "below": below.game_total}
+
+
+TIEBREAKS = {t.key: t for t in (BestRounds, GamePoints, Lots, CardDraw)}
 
 
 def rank(entries: list[Entry], tiebreaks: tuple[str, ...] = ("best_rounds", "lots")) -> list[Row]:
@@ -170,6 +203,23 @@ def rank(entries: list[Entry], tiebreaks: tuple[str, ...] = ("best_rounds", "lot
                 )
         rows.append(row)
     return rows
+
+
+_FRACTIONS = {
+    Fraction(0): "", Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔",
+    Fraction(1, 6): "⅙", Fraction(5, 6): "⅚",
+}
+
+
+def format_points(value) -> str:
+    """``Fraction(3, 2)`` -> "1½", ``Fraction(1, 2)`` -> "½", 2 -> "2"; ``None`` -> "–"."""
+    if value is None:
+        return "–"
+    value = Fraction(value).limit_denominator(1000)
+    whole, part = divmod(value, 1)
+    if part in _FRACTIONS:
+        return (str(whole) if whole or not part else "") + _FRACTIONS[part]
+    return f"{float(value):.2f}"
 
 
 def rounds_label(count: int) -> str:

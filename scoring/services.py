@@ -48,6 +48,26 @@ class TableInfo:
     cap: int
     positions: list[int] = field(default_factory=list)
     sheet_names: dict[int, str] = field(default_factory=dict)
+    number: int | None = None  # the stored hand this info is for (an edit), else the next hand
+    _history: list | None = field(default=None, repr=False)
+
+    @property
+    def uses_history(self) -> bool:
+        """The ruleset scores a hand after the earlier hands of its table (Bled radelci)."""
+        return uses_history(self.ruleset)
+
+    def history(self) -> list[dict]:
+        """The earlier records of this table in the hand's own seat numbering, oldest first
+        (``hand-record.md`` "Context"); empty where the ruleset does not use them. One query."""
+        if not self.uses_history:
+            return []
+        if self._history is None:
+            hands = self.table.hands.order_by("number")
+            if self.number is not None:
+                hands = hands.filter(number__lt=self.number)
+            full = len(self.seats)
+            self._history = [in_numbering(r, full, self.positions) for r in hands.values_list("record", flat=True)]
+        return self._history
 
     @property
     def reduced(self) -> bool:
@@ -62,9 +82,9 @@ class TableInfo:
         return full
 
 
-def table_info(table: Table, record: dict | None = None) -> TableInfo:
+def table_info(table: Table, record: dict | None = None, number: int | None = None) -> TableInfo:
     """Seats, size, ruleset and hand cap of ``table`` (two queries), for its next hand or, with
-    ``record``, for that stored hand (the seats in play then)."""
+    ``record`` and ``number``, for that stored hand (the seats in play then)."""
     seats = list(table.seats.select_related("registration__player", "substitute__player").order_by("position"))
     tournament = table.round.tournament
     rs = tournament.get_ruleset()
@@ -83,7 +103,37 @@ def table_info(table: Table, record: dict | None = None) -> TableInfo:
         cap=cap,
         positions=positions,
         sheet_names=sheet_names,
+        number=number,
     )
+
+
+def uses_history(rs) -> bool:
+    """Whether ``rs`` scores a hand after the earlier hands of its table and round (Bled)."""
+    return bool(getattr(rs, "uses_history", False))
+
+
+def in_numbering(record: dict, seats: int, positions: list[int]) -> dict:
+    """``record`` (stored, in its own seat numbering) in the numbering of ``positions``.
+
+    The numbering changes only after a player left mid-round; his seat becomes ``None`` and drops
+    out of ``card_points``. ``seats``: every seat of the table. Used for the history of a hand.
+    """
+    own = list(record.get("seats") or range(seats))
+    if own == list(positions):
+        return record
+    index = {p: i for i, p in enumerate(positions)}
+    moved = dict(record)
+    for key in ("dealer", "declarer", "partner", "kontra_by", "mond_lost_by", "revoke"):
+        if record.get(key) is not None:
+            moved[key] = index.get(own[record[key]])
+    if record.get("card_points"):
+        moved["card_points"] = {
+            str(index[own[int(k)]]): v for k, v in record["card_points"].items() if own[int(k)] in index
+        }
+    if record.get("scores"):
+        moved["scores"] = [record["scores"][own.index(p)] if p in own else 0 for p in positions]
+    moved.pop("seats", None)
+    return moved
 
 
 def record_names(record: dict, sheet_names: dict[int, str]) -> dict[int, str]:
@@ -99,11 +149,12 @@ def seat_name(seat) -> str:
 
 
 def score_record(info: TableInfo, record: dict) -> list[int]:
-    """The row of ``record`` at this table; raises :class:`HandRejected` with translated messages."""
+    """The row of ``record`` at this table, after the table's earlier hands where the ruleset uses
+    them; raises :class:`HandRejected` with translated messages."""
     problems = info.ruleset.validate(record, info.size)
     if problems:
         raise HandRejected([translate_problem(p, info.names) for p in problems])
-    return info.ruleset.score(record, info.size)
+    return info.ruleset.score(record, info.size, info.history())
 
 
 def save_hand(
@@ -129,7 +180,7 @@ def save_hand(
     played (the round's cap, or fewer if the director ended the table). ``info``: the table's
     :class:`TableInfo` if the caller has it already.
     """
-    info = info or table_info(table, record if hand is not None else None)
+    info = info or table_info(table, record if hand is not None else None, hand.number if hand is not None else None)
     scores = score_record(info, record)
     if info.reduced:
         record = {**record, "seats": info.positions}
@@ -154,12 +205,51 @@ def save_hand(
                 raise HandConflict([conflict_message(current, info, _("changed"))])
             hand = current
             hand.version += 1
+        if info.uses_history:
+            # Scored again under the lock, after the earlier hands as they are now.
+            info.number, info._history = hand.number, None
+            scores = info.ruleset.score({k: v for k, v in record.items() if k != "seats"}, info.size, info.history())
+            scores = info.widen(scores) if info.reduced else scores
         hand.record = record
         hand.scores = scores
         _stamp(hand, user, reason)
         hand.save()
+        if info.uses_history:
+            rescore_table(table, info.ruleset, len(info.seats), user, after=hand.number)
         refresh_seat_scores(table, info.seats)
     return hand
+
+
+def table_rows(rs, records: list[dict], seats: int) -> list[list[int]]:
+    """The rows of a table's stored ``records`` (hand order), each scored after the earlier ones
+    and widened over all ``seats``. Raises :class:`variants.InvalidHand`."""
+    rows = []
+    for i, record in enumerate(records):
+        positions = list(record.get("seats") or range(seats))
+        history = [in_numbering(r, seats, positions) for r in records[:i]] if uses_history(rs) else ()
+        row = rs.score(record, len(positions), history)
+        full = [0] * seats
+        for k, p in enumerate(positions):
+            full[p] = row[k]
+        rows.append(full)
+    return rows
+
+
+def rescore_table(table: Table, rs, seats: int, user=None, after: int = 0) -> int:
+    """Re-score the hands of ``table`` numbered above ``after`` once an earlier one changed
+    (rulesets whose rows depend on the earlier hands: Bled radelci); saves the rows that changed
+    and returns how many. Call under the table's lock."""
+    hands = list(table.hands.order_by("number"))
+    if not any(h.number > after for h in hands):
+        return 0
+    changed = 0
+    for hand, row in zip(hands, table_rows(rs, [h.record for h in hands], seats)):
+        if hand.number > after and row != hand.scores:
+            hand.scores = row
+            _stamp(hand, user, _("re-scored after an earlier hand changed"))
+            hand.save(update_fields=["scores"])
+            changed += 1
+    return changed
 
 
 def refresh_seat_scores(table: Table, seats: list | None = None) -> list[int]:
@@ -230,14 +320,19 @@ def delete_hand(hand: Hand, user=None, reason: str = "") -> None:
             h.number -= 1
             _stamp(h, user, _("renumbered after hand %(number)s was deleted") % {"number": hand.number})
             h.save(update_fields=["number"])
+        rs = hand.table.round.tournament.get_ruleset()
+        if uses_history(rs):
+            rescore_table(hand.table, rs, hand.table.seats.count(), user, after=hand.number - 1)
         refresh_seat_scores(hand.table)
 
 
-def stored_row(rs, record: dict, seats: int) -> list[int]:
+def stored_row(rs, record: dict, seats: int, earlier: list[dict] = ()) -> list[int]:
     """Re-score a stored hand as the sheet stores it: over all ``seats`` of its table, widened
-    from the seats that played it after a player left. Raises :class:`variants.InvalidHand`."""
+    from the seats that played it after a player left; ``earlier``: the stored records before it
+    at its table (Bled). Raises :class:`variants.InvalidHand`."""
     positions = record.get("seats") or list(range(seats))
-    row = rs.score(record, len(positions))
+    history = [in_numbering(r, seats, positions) for r in earlier] if uses_history(rs) else ()
+    row = rs.score(record, len(positions), history)
     full = [0] * seats
     for i, p in enumerate(positions):
         full[p] = row[i]
@@ -292,6 +387,7 @@ class SheetRow:
     totals: list[int]
     sitting_out: int | None = None
     dealer_name: str = ""
+    radelc: str = ""  # Bled: "radelc ×2" when the declarer's radelc doubled the hand, "+ radelc"
 
     @property
     def cells(self) -> list[tuple[int, str]]:
@@ -313,10 +409,21 @@ class Sheet:
     next_dealer: int | None = None
     next_vorhand: int | None = None
     complete: bool = False
+    radelci: list[int] | None = None  # Bled: radelci each seat holds now (tarok-bled.md §5)
+
+    @property
+    def radelci_marks(self) -> dict[int, str]:
+        """Position -> "○○" (one circle per radelc held, as on a paper sheet); Bled only."""
+        return {p: "○" * n for p, n in enumerate(self.radelci or [])}
 
     @property
     def next_dealer_name(self) -> str:
         return self.info.names.get(self.next_dealer, "")
+
+    @property
+    def next_sits_out(self) -> bool:
+        """The next dealer sits the hand out (Königrufen 5-tables, Cego and Bled 4-tables)."""
+        return self.next_dealer is not None and self.info.ruleset.sitting_out(self.next_dealer, self.info.size) is not None
 
     @property
     def next_vorhand_name(self) -> str:
@@ -330,6 +437,10 @@ class Sheet:
             (seats[p].substitute.player.name if seats[p].substitute_id else seats[p].registration.player.name)
             for p in self.info.positions
         ]
+
+
+# Kontra levels on the game (hand-record.md "kontra"), the game's own terms in every language.
+KONTRA_NAMES = {1: "kontra", 2: "rekontra", 3: "subkontra", 4: "mortkontra"}
 
 
 def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None = None) -> str:
@@ -350,7 +461,7 @@ def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None =
         name = str(record.get("contract"))
     parts = [name]
     declarer = record.get("declarer")
-    if declarer is not None and record.get("contract") != "trischaken":
+    if declarer is not None and record.get("contract") not in ("trischaken", "klop"):
         who = names.get(declarer, "?")
         partner = record.get("partner")
         if partner is not None and partner != declarer:
@@ -360,13 +471,19 @@ def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None =
         parts.append(_("%(points)s points") % {"points": record["declarer_points"]})
     if record.get("against_solo"):
         parts.append(_("against a Solo"))
+    if record.get("kontra"):
+        parts.append(KONTRA_NAMES.get(record["kontra"], str(record["kontra"])))
+    if record.get("kontra_by") is not None:
+        parts.append(_("kontra by %(name)s") % {"name": names.get(record["kontra_by"], "?")})
+    if record.get("mond_lost_by") is not None:
+        parts.append(_("Mond lost by %(name)s") % {"name": names.get(record["mond_lost_by"], "?")})
     flags = {"buergermeister": _("Bürgermeister"), "durchgegangen": _("durchgegangen")}
     parts.extend(flags[f] for f in getattr(rs, "flags", lambda r: [])(record) if f in flags)
     if record.get("revoke") is not None:
         parts.append(_("Renonce by %(name)s") % {"name": names.get(record["revoke"], "?")})
     elif record.get("conceded"):
         parts.append(_("conceded"))
-    elif "won" in record and record.get("contract") != "trischaken":
+    elif "won" in record and record.get("contract") not in ("trischaken", "klop"):
         parts.append(_("won") if record["won"] else _("lost"))
     elif record.get("declarer_points") is not None and scores:
         parts.append(_("won") if scores[record["declarer"]] > 0 else _("lost"))  # derived from the points
@@ -391,14 +508,20 @@ def bonus_label(rs, bonus: dict) -> str:
 def build_sheet(table: Table, info: TableInfo | None = None) -> Sheet:
     """The score sheet of ``table`` (two or three queries; ``info`` if the caller has it)."""
     info = info or table_info(table)
-    sheet = Sheet(info=info, totals=[0] * len(info.seats))
+    full = len(info.seats)
+    sheet = Sheet(info=info, totals=[0] * full)
+    if info.uses_history:
+        sheet.radelci = [0] * full
     last_dealer = None  # physical position
     for hand in table.hands.order_by("number"):
         record = hand.record
-        positions = record.get("seats") or list(range(len(info.seats)))
+        positions = record.get("seats") or list(range(full))
         dealer = positions[record.get("dealer", 0)]
         out = info.ruleset.sitting_out(record.get("dealer", 0), len(positions))
         sheet.totals = [a + b for a, b in zip(sheet.totals, hand.scores)]
+        radelc = ""
+        if sheet.radelci is not None:
+            radelc = _radelc_note(info.ruleset, in_numbering(record, full, list(range(full))), sheet.radelci)
         sheet.rows.append(
             SheetRow(
                 hand=hand,
@@ -408,6 +531,7 @@ def build_sheet(table: Table, info: TableInfo | None = None) -> Sheet:
                 totals=list(sheet.totals),
                 sitting_out=None if out is None else positions[out],
                 dealer_name=info.sheet_names.get(dealer, "?"),
+                radelc=radelc,
             )
         )
         last_dealer = dealer
@@ -425,3 +549,19 @@ def build_sheet(table: Table, info: TableInfo | None = None) -> Sheet:
             sheet.next_dealer = info.positions.index(next(p for p in following if p in info.positions))
         sheet.next_vorhand = (sheet.next_dealer + 1) % info.size
     return sheet
+
+
+def _radelc_note(rs, record: dict, held: list[int]) -> str:
+    """What a Bled hand did with the radelci (``tarok-bled.md`` §5), updating ``held`` (per seat,
+    the record in the table's full numbering): "radelc ×2" when the declarer's radelc doubled it,
+    "+ radelc" when everyone gets one after it."""
+    before = list(held)
+    rs.apply_radelci(record, len(held), held)
+    notes = []
+    declarer = record.get("declarer")
+    played = record.get("outcome", "played") == "played" and record.get("contract") != "klop"
+    if played and declarer is not None and before[declarer]:
+        notes.append(_("radelc ×2"))
+    if any(after > was for after, was in zip(held, before)):  # only an award raises a count
+        notes.append(_("+ radelc"))
+    return " ".join(notes)

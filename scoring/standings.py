@@ -38,6 +38,25 @@ def round_results(tournament: Tournament) -> dict[int, dict[int, tuple[int, int]
     return results
 
 
+def table_points_by_round(tournament: Tournament, ruleset) -> dict[int, dict[int, float]]:
+    """``{registration_id: {round_number: table points}}`` (``tarok-bled.md`` §7): each table's
+    seats ranked by their round score (one query).
+
+    **Decision**: a seat a substitute took over is ranked by its whole round score and its table
+    points go to the registered player; the substitute keeps his game points.
+    """
+    tables: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+    for reg_id, score, sub_score, round_number, table_id in Seat.objects.filter(
+        table__round__tournament=tournament
+    ).values_list("registration_id", "score", "substitute_score", "table__round__number", "table_id"):
+        tables[(round_number, table_id)].append((reg_id, score + sub_score))
+    points: dict[int, dict[int, float]] = defaultdict(dict)
+    for (round_number, _table), seats in tables.items():
+        for (reg_id, _score), tp in zip(seats, ruleset.table_points([s for _r, s in seats])):
+            points[reg_id][round_number] = tp
+    return points
+
+
 def compute_standings(tournament: Tournament, after: int | None = None) -> Standings:
     """Standings of ``tournament``, counting rounds ``1..after`` (all drawn rounds by default).
 
@@ -53,6 +72,8 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
         k for k in tournament.get_ruleset().tiebreaks if final or not getattr(TIEBREAKS[k], "whole_group", False)
     )
     results = round_results(tournament)
+    ruleset = tournament.get_ruleset()
+    victory = table_points_by_round(tournament, ruleset) if getattr(ruleset, "victory_points", None) == "table_points" else None
     entries = []
     for pk, name, club, start_number, lot, withdrawn in tournament.registrations.values_list(
         "pk", "player__name", "player__club", "start_number", "lot", "withdrawn"
@@ -68,6 +89,7 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
                 tables=[mine[n][1] if n in mine else None for n in rounds],
                 lot=lot,
                 withdrawn=withdrawn,
+                victory=None if victory is None else [victory.get(pk, {}).get(n) for n in rounds],
             )
         )
     return Standings(

@@ -92,13 +92,13 @@ class HandEditView(DirectorRequiredMixin, View):
 
     def get(self, request, pk):
         hand = self.get_hand(pk)
-        info = table_info(hand.table, hand.record)
+        info = table_info(hand.table, hand.record, hand.number)
         initial = {**initial_from_record(hand.record, info.size), "version": hand.version}
         return render_sheet(request, hand.table, HandForm(info=info, initial=initial), editing=hand)
 
     def post(self, request, pk):
         hand = self.get_hand(pk)
-        form = HandForm(request.POST, info=table_info(hand.table, hand.record))
+        form = HandForm(request.POST, info=table_info(hand.table, hand.record, hand.number))
         if form.is_valid() and _save(request, form, hand.table, hand):
             messages.success(request, _("Hand %(number)s changed.") % {"number": hand.number})
             return render_sheet(request, hand.table) if request.htmx else redirect(hand.table)

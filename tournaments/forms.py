@@ -24,6 +24,10 @@ OPTION_LABELS = {
     "piccolo": _("Piccolo (10)"),
     "bettel": _("Bettel (15)"),
     "raeuber": _("Räuber"),
+    "round_difference": _("difference to 35 rounded to the nearest 5"),
+    "mond_penalty_20": _("Mond penalty 20 instead of 21"),
+    "solo_difference": _("Solo scores 80 plus the difference"),
+    "rank_by_game_points": _("rank by game points instead of table points"),
 }
 
 

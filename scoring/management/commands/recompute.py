@@ -22,14 +22,17 @@ class Command(BaseCommand):
             with transaction.atomic():
                 for table in Table.objects.filter(round__tournament=t).prefetch_related("hands", "seats"):
                     size = len(table.seats.all())
-                    for hand in table.hands.all():
+                    earlier = []
+                    for hand in sorted(table.hands.all(), key=lambda h: h.number):
                         played = len(hand.record.get("seats") or range(size))
                         problems = rs.validate(hand.record, played)
                         if problems:
+                            earlier.append(hand.record)
                             refused += 1
                             self.stderr.write(f"{t} {table.round} {table} #{hand.number}: {'; '.join(problems)}")
                             continue
-                        row = stored_row(rs, hand.record, size)
+                        row = stored_row(rs, hand.record, size, earlier)
+                        earlier.append(hand.record)
                         if row != hand.scores:
                             changed += 1
                             hand.scores = row
