@@ -107,7 +107,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "de"
-LANGUAGES = [("de", _("German")), ("en", _("English"))]
+LANGUAGES = [("de", _("German")), ("en", _("English")), ("sl", _("Slovenian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Vienna"
 USE_I18N = True
