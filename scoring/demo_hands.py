@@ -369,8 +369,10 @@ def _draw_bled_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -
     hand: dict = {"dealer": dealer, "contract": contract.key}
     if contract.key == "klop":
         total = rng.choice((70, 71, 72))
-        cuts = sorted(rng.sample(range(1, total), 2))
-        points = [cuts[0], cuts[1] - cuts[0], total - cuts[1]]
+        first, second = rng.randint(4, 34), rng.randint(4, 34)
+        points = [first, second, total - first - second]  # now and then a full (35+) or empty player
+        if points[2] < 0:
+            points = [first, total - first, 0]
         hand["card_points"] = {str(s): p for s, p in zip(active, points)}
         if rng.random() < 0.2:
             hand["kontra_by"] = rng.choice(active)

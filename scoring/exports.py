@@ -151,17 +151,22 @@ def standings_xlsx(tournament: Tournament) -> bytes:
     ws = wb.active
     ws.title = _("Standings")[:31]
     rounds = data.standings.rounds
+    victory = bool(getattr(data.standings.tournament.get_ruleset(), "victory_points", None))
     _header(
         ws,
         [_("Rank"), _("No."), _("Name"), _("Town or club")]
         + [_("Round %(number)s") % {"number": n} for n in rounds]
-        + [_("Total"), _("Tie-break")],
+        + ([_("Table points %(round)s") % {"round": n} for n in rounds] if victory else [])
+        + ([_("Table points"), _("Game points")] if victory else [_("Total")])
+        + [_("Tie-break")],
     )
     for row in data.standings.rows:
         e = row.entry
         name = e.name + (" (" + _("withdrawn") + ")" if e.withdrawn else "")
-        _append(ws, [row.rank, e.start_number, name, e.club, *e.rounds, e.total, row.tiebreak])
-    _widths(ws, [7, 6, 28, 22] + [10] * len(rounds) + [9, 40])
+        # Table points (Bled) are exact fractions; Excel gets them as numbers (1.5, 1.1666…).
+        points = [None if v is None else float(v) for v in e.victory] + [float(e.total), e.game_total] if victory else [e.total]
+        _append(ws, [row.rank, e.start_number, name, e.club, *e.rounds, *points, row.tiebreak])
+    _widths(ws, [7, 6, 28, 22] + [10] * len(rounds) * (2 if victory else 1) + [9] * (2 if victory else 1) + [40])
 
     for number, tables in sorted(data.round_tables.items()):
         rws = wb.create_sheet((_("Round %(number)s") % {"number": number})[:31])

@@ -24,6 +24,7 @@ from variants import card_names
 
 from .models import Hand
 from .services import TableInfo, build_sheet, seat_name
+from .ranking import format_points
 from .standings import compute_standings
 
 MAX_PLACES = 20
@@ -351,10 +352,13 @@ def table_results(rnd: Round) -> TableResults:
 
 @dataclass
 class Certificate:
+    """One certificate (Urkunde): rank, player, club and what he ranked by, as printed
+    ("1½" table points in Bled, ``tarok-bled.md`` §7; the total elsewhere)."""
+
     rank: int
     name: str
     club: str
-    total: int
+    total: str
 
 
 def parse_places(value, default: int = DEFAULT_PLACES) -> int:
@@ -372,7 +376,7 @@ def certificates(tournament: Tournament, places: int = DEFAULT_PLACES) -> list[C
     (players who share a rank share it on their certificates too, so a tie for third gives two
     third places). Players without a round played get none."""
     return [
-        Certificate(rank=row.rank, name=row.entry.name, club=row.entry.club, total=row.total)
+        Certificate(rank=row.rank, name=row.entry.name, club=row.entry.club, total=format_points(row.total))
         for row in compute_standings(tournament).rows
         if row.rank <= places and any(r is not None for r in row.entry.rounds)
     ]

@@ -216,6 +216,8 @@ def format_points(value) -> str:
     if value is None:
         return "–"
     value = Fraction(value).limit_denominator(1000)
+    if value < 0:
+        return "-" + format_points(-value)
     whole, part = divmod(value, 1)
     if part in _FRACTIONS:
         return (str(whole) if whole or not part else "") + _FRACTIONS[part]
