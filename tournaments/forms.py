@@ -61,9 +61,9 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         for name in ("rounds", "hands_per_round", "draw_mode"):
             self.fields[name].required = False
-        self.fields["rounds"].help_text = _("Empty: the ruleset's default (3 for both cups, 2 sessions in Cego).")
+        self.fields["rounds"].help_text = _("Empty: the ruleset's default (3 for both cups, 2 sessions in Cego, 4 in Bled).")
         self.fields["hands_per_round"].help_text = _(
-            "Empty: the ruleset's default (Tirol 16, WTC 20 at a 4-table, a quarter more at a 5-table; Cego 24)."
+            "Empty: the ruleset's default (Tirol 16, WTC 20 at a 4-table, a quarter more at a 5-table; Cego 24; Bled 21)."
         )
         if not self.instance.pk:
             self.initial.pop("rounds", None)
