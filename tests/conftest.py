@@ -22,15 +22,16 @@ def director_client(client, director):
 
 @pytest.fixture
 def make_tournament(db):
-    """``make_tournament(players=8)``: a Tiroler Tarockcup with that many registered players."""
+    """``make_tournament(players=8)``: a Tiroler Tarockcup (or ``ruleset=``/``edition=``) with that
+    many registered players."""
 
     def make(players=8, **fields):
         t = Tournament.objects.create(
             name=fields.pop("name", "Testturnier"),
             date=fields.pop("date", datetime.date(2026, 11, 21)),
             venue=fields.pop("venue", "Gasthof Post, Imst"),
-            ruleset="tiroler-tarockcup",
-            edition="2019/20",
+            ruleset=fields.pop("ruleset", "tiroler-tarockcup"),
+            edition=fields.pop("edition", "2019/20"),
             **fields,
         )
         for i in range(players):

@@ -42,6 +42,9 @@
     }
 
     // Quick entry: "d 2 + pag!" = Dreier, seat 2 declares, won, Pagat announced and made.
+    // Bled: "2 1 45 k m3" = Dvojko by seat 1, 45 card points, kontra, seat 3 lost the Mond;
+    // "k 20 30 21 k2" = Klop with those card points, seat 2 said kontra.
+    const KONTRA = { k: 1, re: 2, sub: 3, mort: 4 };
     const quick = form.querySelector("#quick");
     const names = quick ? quick.dataset.names.split("|") : [];
     const initials = names.map((n) =>
@@ -86,6 +89,12 @@
           if (field("against_solo")) field("against_solo").checked = true;
         } else if (token.toLowerCase() === "x") {
           if (field("conceded")) field("conceded").checked = true;
+        } else if (field("kontra") && KONTRA[token.toLowerCase()] && contract.fields.includes("kontra")) {
+          set("kontra", String(KONTRA[token.toLowerCase()]));  // Bled: k, re, sub, mort
+        } else if (/^k[1-9]$/i.test(token) && contract.fields.includes("kontra_by")) {
+          set("kontra_by", String(Number(token.slice(1)) - 1));  // Bled Klop: who said kontra
+        } else if (/^m[1-9]$/i.test(token) && contract.fields.includes("mond_lost_by")) {
+          set("mond_lost_by", String(Number(token.slice(1)) - 1));  // Bled: whose Mond was caught
         } else if (/^r[1-9]$/i.test(token)) {
           set("revoke", String(Number(token.slice(1)) - 1));
         } else if (code && contract.bonuses.includes(code.key)) {

@@ -125,3 +125,38 @@ def test_quick_entry_by_keyboard_updates_the_sheet_in_place(page, live_server, d
     page.wait_for_selector("#hand-2")
     # Rufer lost, 2 against 2: seat 1 (Vorhand of hand 2) with seat 3, −1 each.
     assert Hand.objects.get(number=2).scores == [1, -1, 1, -1]
+
+
+def test_bled_hand_by_keyboard_with_kontra_and_mond(page, live_server, director, make_tournament):
+    """tarok-bled.md §3: "2 2 45 k m3" = Dvojko by seat 2 (forehand of hand 1 is seat 1), 45 card
+    points, kontra, the Mond of seat 3 captured: (20 + 10) × 2 = 60 for seat 2, −21 for seat 3."""
+    t = make_tournament(players=3, ruleset="tarok-bled", edition="2005", rounds=4, hands_per_round=21)
+    table = services.draw_next_round(t, seed=7).tables.get()
+
+    log_in_to_sheet(page, live_server, table)
+    page.fill("#quick", "2 2 45 k m3")
+    assert page.input_value("select[name=contract]") == "dvojko"
+    assert page.input_value("select[name=declarer]") == "1"
+    assert page.input_value("input[name=declarer_points]") == "45"
+    assert page.input_value("select[name=kontra]") == "1"
+    assert page.input_value("select[name=mond_lost_by]") == "2"
+    assert page.is_visible("select[name=bonus_trula]")
+    assert not page.is_visible("select[name=kontra_by]")  # Klop only
+    page.focus("#quick")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand-1")
+    assert Hand.objects.get().scores == [0, 60, -21]
+
+    # Klop: everyone's points, kontra by seat 3; no declarer, no game kontra.
+    page.fill("#quick", "k 20 30 21 k3")
+    assert page.is_visible("select[name=kontra_by]")
+    assert not page.is_visible("select[name=declarer]")
+    page.focus("#quick")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand-2")
+    klop = Hand.objects.get(number=2)
+    # Hand 2: dealer seat 1, forehand seat 2; points in seat order 0, 1, 2 = 20, 30, 21.
+    # §4: kontra by seat 2 (21 points), not the most: everyone loses 2 × his points.
+    assert klop.record["kontra_by"] == 2
+    assert klop.scores == [-40, -60, -42]
+    assert page.locator(".radelci").first.inner_text() == "○"  # everyone got a radelc

@@ -25,16 +25,9 @@ BLED = {"ruleset": "tarok-bled", "edition": "2005"}
 
 
 def bled_tournament(make_tournament, players=3, **fields):
-    """A Bled tournament of ``players`` from the shared fixture.
-
-    ``make_tournament`` fixes ``ruleset``/``edition`` to the Tirol cup itself (passing them again is
-    a duplicate keyword), so the ruleset is set right after; rounds and hands as a director's form
-    would default them for Bled (§1: 4 rounds of 21 hands)."""
-    fields = {"rounds": 4, "hands_per_round": 21, **fields}
-    t = make_tournament(players, **fields)
-    Tournament.objects.filter(pk=t.pk).update(**BLED)
-    t.refresh_from_db()
-    return t
+    """A Bled tournament of ``players`` from the shared fixture, with rounds and hands as a
+    director's form would default them for Bled (§1: 4 rounds of 21 hands)."""
+    return make_tournament(players, **{"rounds": 4, "hands_per_round": 21, **BLED, **fields})
 
 
 @pytest.fixture
