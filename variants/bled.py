@@ -501,49 +501,38 @@ def _settle(rs: BledRuleset, h: dict, n: int, held: Sequence[int]) -> Settlement
     contract = rs.contract(h["contract"])
     if contract.family == "klop":
         return _settle_klop(h, n)
-    declarer = h["declarer"]
+    won, awards = _result(rs, h)
+    sign = 1 if won else -1
     factor = 2 ** h.get("kontra", 0)
     posts: list[tuple[str, int]] = []
-    awards = contract.key in RADELC_CONTRACTS
     if contract.family == "berac":
-        won = h["won"]
-        value = contract.value * factor * (1 if won else -1)
+        value = contract.value * factor * sign
         posts.append((contract.name, value))
     elif contract.family == "solo":
-        points = _points(h["declarer_points"])
-        won = points > HALF
-        base = contract.value + (rs.difference(points) if rs.options["solo_difference"] else 0)
-        value = base * factor * (1 if won else -1)
+        extra = rs.difference(_points(h["declarer_points"])) if rs.options["solo_difference"] else 0
+        value = (contract.value + extra) * factor * sign
         posts.append((contract.name, value))
     else:
         points = _points(h["declarer_points"])
-        valat = next((b for b in h.get("bonuses", []) if b["bonus"] == "valat"), None)
-        valat_value = _valat(valat, points)
-        if valat_value is not None:
-            value = valat_value * factor
-            won = value > 0
-            awards = True  # §5 Decision: a valat made by either side or announced
+        valat = _valat(next((b for b in h.get("bonuses", []) if b["bonus"] == "valat"), None), points)
+        if valat is not None:  # in place of game, difference and bonuses
+            value = valat * factor
             posts.append((_("valat"), value))
         else:
-            won = points > HALF
-            d = rs.difference(points)
-            value = (contract.value + d) * factor * (1 if won else -1)
-            posts.append((_("game"), (contract.value + d) * (1 if won else -1) * factor))
+            value = (contract.value + rs.difference(points)) * factor * sign
+            posts.append((_("game"), value))
             for b in h.get("bonuses", []):
                 amount = _bonus_value(rs.bonus(b["bonus"]), b)
                 value += amount
                 posts.append((rs.bonus(b["bonus"]).name, amount))
-    doubled = held[declarer] > 0 if declarer < len(held) else False
-    if doubled:
+    doubled = held[h["declarer"]] > 0
+    if doubled:  # §5: the whole hand score, win or loss; not the Mond penalty
         value *= 2
         posts.append((_("radelc ×2"), value))
-    amounts = {declarer: value}
-    mond = h.get("mond_lost_by")
-    row = list(_row(n, amounts))
-    if mond is not None:
-        penalty = rs.mond_penalty
-        row[mond] -= penalty
-        posts.append((_("Mond lost"), -penalty))
+    row = list(_row(n, {h["declarer"]: value}))
+    if h.get("mond_lost_by") is not None:
+        row[h["mond_lost_by"]] -= rs.mond_penalty
+        posts.append((_("Mond lost"), -rs.mond_penalty))
     return Settlement(
         posts=tuple(posts),
         summary=_("won") if won else _("lost"),
