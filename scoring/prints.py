@@ -302,6 +302,7 @@ class TableResult:
     lines: list[ResultLine]
     totals: list[int]
     cap: int
+    table_points: list[str] = field(default_factory=list)  # Bled: "2", "1½" … by the totals (§7)
 
     @property
     def played(self) -> int:
@@ -333,13 +334,16 @@ def table_results(rnd: Round) -> TableResults:
                     ResultLine(
                         number=row.hand.number,
                         dealer_name=row.dealer_name,
-                        label=row.label,
+                        label=f"{row.label} · {row.radelc}" if row.radelc else row.label,
                         cells=[(s, "out" if i == row.sitting_out else "") for i, s in enumerate(row.scores)],
                     )
                     for row in sheet.rows
                 ],
                 totals=sheet.totals,
                 cap=info.cap,
+                table_points=[format_points(p) for p in rs.table_points(sheet.totals)]
+                if getattr(rs, "victory_points", None)
+                else [],
             )
         )
     return result
