@@ -502,3 +502,15 @@ def test_recompute_restores_a_stale_doubled_row(table):
     assert "1 rows changed, 0 hands refused" in out.getvalue()
     assert rows(table) == [(1, [-20, -30, -20]), (2, [60, 0, 0])]
     assert seat_scores(table) == [40, -30, -20]
+
+
+@pytest.mark.django_db
+def test_rules_page_states_the_options_in_force(client, make_tournament, english):
+    """The public rules page says how Bled scores, with the tournament's options (§3, §5, §7)."""
+    t = bled_tournament(make_tournament, options={"mond_penalty_20": True, "rank_by_game_points": True})
+    html = client.get(f"/t/{t.pk}/rules/").content.decode()
+    assert re.search(r"<title>\s*Tarok Bled 2005", html)  # the rules stay out of the title
+    assert "Radelci: after every Klop" in html
+    assert "−20" in html  # the Mond penalty option
+    assert "ranks by game points" in html
+    assert "Berač" in html and "Klop" in html
