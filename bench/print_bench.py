@@ -17,9 +17,13 @@ route them). Wall clock (``time.perf_counter``) and CPU time (``time.process_tim
 queries counted with ``CaptureQueriesContext``, PDF pages with pypdf. Prints a table and writes
 ``bench/results/print-<sqlite|postgresql>.json``; the exit status is 1 when a goal is missed (on
 the median). An export whose first call runs over ``--limit`` seconds (default 120) is aborted and
-reported as missed. The project's database is never touched (see ``bench/README.md``)::
+reported as missed. ``--only`` runs some of the exports (e.g. ``--only standings_xlsx``). A fixed
+pure-Python loop is timed before and after (``speed_reference_s``): the same code takes twice as
+long on a machine, or at a moment, where that loop does. The project's database is never touched
+(see ``bench/README.md``)::
 
     .venv/bin/python bench/print_bench.py
+    .venv/bin/python bench/print_bench.py --only standings_xlsx
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/print_bench.py
 """
 
@@ -63,6 +67,16 @@ def within(seconds: int, fn):
         signal.signal(signal.SIGALRM, previous)
 
 
+def speed_reference() -> float:
+    """CPU seconds of a fixed pure-Python loop (10 million additions): how fast this machine runs
+    Python right now. Shared or throttled CPUs vary by a factor of two from one hour to the next."""
+    started = time.process_time()
+    total = 0
+    for i in range(10_000_000):
+        total += i
+    return round(time.process_time() - started, 3)
+
+
 def pages(content: bytes) -> int | None:
     if not content.startswith(b"%PDF"):
         return None
@@ -79,6 +93,9 @@ def main(argv=None) -> int:
         "--limit", type=int, default=120, help="abort an export whose first call takes longer (seconds, default 120)"
     )
     parser.add_argument("--keep-db", action="store_true", help="do not delete the benchmark database")
+    parser.add_argument(
+        "--only", default="", help="comma-separated exports to run (default: all), e.g. standings_xlsx,standings_pdf"
+    )
     args = parser.parse_args(argv)
 
     def log(msg):
@@ -126,6 +143,12 @@ def main(argv=None) -> int:
             "table_results_pdf": view(views_prints.TableResultsPdfView, "/results.pdf", pk=t.pk, number=1),
             "certificates_pdf": view(views_prints.CertificatesPdfView, "/certificates.pdf?places=3", pk=t.pk),
         }
+        if args.only:
+            unknown = set(args.only.split(",")) - set(ops)
+            if unknown:
+                parser.error(f"--only: unknown export {', '.join(sorted(unknown))} (one of {', '.join(ops)})")
+            ops = {op: fn for op, fn in ops.items() if op in args.only.split(",")}
+        reference_before = speed_reference()
         results = {}
         for op, fn in ops.items():
             try:
@@ -161,7 +184,17 @@ def main(argv=None) -> int:
             log(f"  {op}: {results[op]['median_s']:.2f} s")
 
         import django
+        import openpyxl
         import weasyprint
+        from openpyxl.xml import LXML
+
+        reference_after = speed_reference()
+        if LXML:
+            from lxml import etree
+
+            lxml_version = ".".join(map(str, etree.LXML_VERSION[:3]))
+        else:
+            lxml_version = None  # openpyxl writes its XML with the standard library
 
         report = {
             "benchmark": "print",
@@ -177,6 +210,9 @@ def main(argv=None) -> int:
             "python": platform.python_version(),
             "django": django.get_version(),
             "weasyprint": weasyprint.__version__,
+            "openpyxl": openpyxl.__version__,
+            "lxml": lxml_version,
+            "speed_reference_s": {"before": reference_before, "after": reference_after},
             "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "results": results,
         }
@@ -185,7 +221,8 @@ def main(argv=None) -> int:
         out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
         print(f"\nTiroler Tarockcup, {args.players} players, round 1: {n_tables} tables — {connection.vendor}, "
-              f"WeasyPrint {weasyprint.__version__}, build {build_s:.0f} s")
+              f"WeasyPrint {weasyprint.__version__}, openpyxl {openpyxl.__version__} "
+              f"({'lxml ' + lxml_version if lxml_version else 'without lxml'}), build {build_s:.0f} s")
         print(f"{'export':<20}{'n':>3}{'median s':>10}{'min s':>8}{'max s':>8}{'cpu s':>8}{'queries':>9}{'pages':>7}  goal")
         for op, r in results.items():
             goal = f"< {r['goal_s']:.0f} s: {'met' if r['met'] else 'MISSED'}" if r.get("goal_s") else ""
@@ -194,7 +231,8 @@ def main(argv=None) -> int:
                 continue
             print(f"{op:<20}{r['n']:>3}{r['median_s']:>10.2f}{r['min_s']:>8.2f}{r['max_s']:>8.2f}{r['cpu_median_s']:>8.2f}"
                   f"{r['queries']:>9}{r['pages'] if r['pages'] is not None else '':>7}  {goal}")
-        print(f"load average (1 min) after: {report['load_average_after']} on {os.cpu_count()} CPUs")
+        print(f"load average (1 min) after: {report['load_average_after']} on {os.cpu_count()} CPUs; "
+              f"speed reference (10M additions) {reference_before:.2f} s before, {reference_after:.2f} s after")
         print(f"results: {out.relative_to(ROOT)}")
         return 0 if all(r["met"] for r in results.values() if "met" in r) else 1
     finally:

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from io import BytesIO
+from zipfile import ZIP_DEFLATED, ZipFile
 
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
+from openpyxl.writer.excel import ExcelWriter
 
 from tournaments.models import Seat, Tournament
 from tournaments.pdf import html_to_pdf
@@ -25,63 +28,71 @@ from .standings import Standings, compute_standings
 
 @dataclass
 class ExportData:
-    """Everything the exports show: the standings, tables per round and every hand (long format)."""
+    """Everything the exports show: the standings, tables per round and every hand."""
 
     tournament: Tournament
     standings: Standings
     ruleset: object
     round_tables: dict  # round number -> list of (table number, [(name, seat score)])
-    hands: list  # (round, table, hand, contract, declarer, partner, description, [(name, score)])
+    hands: list  # (round, table, hand, contract, declarer, partner, description, [seat scores])
     table_hands: dict  # (round, table) -> (names, [(hand, dealer, description, scores)])
 
 
 def export_data(tournament: Tournament) -> ExportData:
-    """Load and compute what the exports need (a fixed number of queries)."""
+    """Load and compute what the exports need (a fixed number of queries: the seats, the hands and
+    the standings' own). Rows come as tuples (``values_list``), not model instances: at 1,000
+    players that is 12,000 hands and 3,000 seats."""
     rs = tournament.get_ruleset()
-    seats: dict[int, list] = {}
+    seats: dict[int, list[str]] = {}
     table_meta: dict[int, tuple[int, int]] = {}
-    for seat in Seat.objects.filter(table__round__tournament=tournament).select_related(
-        "registration__player", "table__round"
-    ).order_by("table__round__number", "table__number", "position"):
-        seats.setdefault(seat.table_id, []).append(seat.registration.player.name)
-        table_meta[seat.table_id] = (seat.table.round.number, seat.table.number)
+    for table_id, round_number, table_number, name in (
+        Seat.objects.filter(table__round__tournament=tournament)
+        .order_by("table__round__number", "table__number", "position")
+        .values_list("table_id", "table__round__number", "table__number", "registration__player__name")
+    ):
+        seats.setdefault(table_id, []).append(name)
+        table_meta[table_id] = (round_number, table_number)
+    by_seat = {tid: dict(enumerate(names)) for tid, names in seats.items()}
     totals: dict[int, list[int]] = {tid: [0] * len(names) for tid, names in seats.items()}
-    hands = []
     table_hands: dict[tuple[int, int], tuple[list[str], list]] = {
         meta: (seats[tid], []) for tid, meta in table_meta.items()
     }
-    for hand in Hand.objects.filter(table__round__tournament=tournament).order_by(
-        "table__round__number", "table__number", "number"
+    outcomes = {"struck": _("struck"), "manual": _("manual row")}  # translated once, not per hand
+    contract_names: dict[str, str] = {}
+    hands = []
+    for table_id, hand_number, record, scores in (
+        Hand.objects.filter(table__round__tournament=tournament)
+        .order_by("table__round__number", "table__number", "number")
+        .values_list("table_id", "number", "record", "scores")
     ):
-        names = seats.get(hand.table_id, [])
-        for i, s in enumerate(hand.scores):
-            totals[hand.table_id][i] += s
-        record = hand.record
-        contract = record.get("contract") or ""
-        try:
-            contract = rs.contract(contract).name if contract else ""
-        except KeyError:
-            pass
-        played = record_names(record, dict(enumerate(names)))  # the hand's own seat numbering
+        names = by_seat.get(table_id, {})
+        total = totals[table_id]
+        for i, s in enumerate(scores):
+            total[i] += s
+        key = record.get("contract") or ""
+        if key not in contract_names:
+            try:
+                contract_names[key] = rs.contract(key).name if key else ""
+            except KeyError:
+                contract_names[key] = key
+        played = record_names(record, names)  # the hand's own seat numbering
 
-        def seat_name(key, played=played, record=record):
-            return played.get(record[key], "") if isinstance(record.get(key), int) else ""
+        def seat_name(field, played=played, record=record):
+            return played.get(record[field], "") if isinstance(record.get(field), int) else ""
 
-        round_number, table_number = table_meta[hand.table_id]
-        description = describe(record, dict(enumerate(names)), rs, hand.scores)
-        table_hands[(round_number, table_number)][1].append(
-            (hand.number, seat_name("dealer"), description, hand.scores)
-        )
+        round_number, table_number = table_meta[table_id]
+        description = describe(record, names, rs, scores)
+        table_hands[(round_number, table_number)][1].append((hand_number, seat_name("dealer"), description, scores))
         hands.append(
             (
                 round_number,
                 table_number,
-                hand.number,
-                {"struck": _("struck"), "manual": _("manual row")}.get(record.get("outcome"), contract),
-                "" if record.get("contract") == "trischaken" else seat_name("declarer"),
+                hand_number,
+                outcomes.get(record.get("outcome"), contract_names[key]),
+                "" if key == "trischaken" else seat_name("declarer"),
                 seat_name("partner") if record.get("partner") != record.get("declarer") else "",
                 description,
-                list(zip(names, hand.scores)),
+                scores,
             )
         )
     round_tables: dict[int, list] = {}
@@ -99,97 +110,127 @@ def export_data(tournament: Tournament) -> ExportData:
     )
 
 
-def _append(ws, values) -> int:
-    """Append a row and return its number; text that starts with "=" stays text (openpyxl would
-    write a formula). Never reads ``ws.max_row``, which scans every cell of the sheet."""
-    ws.append(values)
-    row = ws._current_row  # the row append just wrote (openpyxl keeps it; max_row is O(cells))
-    for i, value in enumerate(values):
-        if isinstance(value, str) and value.startswith("="):
-            ws.cell(row=row, column=i + 1).data_type = "s"
-    return row
+class _Book:
+    """The workbook in openpyxl's write-only mode: rows stream to the file as they are appended,
+    without a Cell object per value kept for the whole workbook (at 1,000 players some 240,000
+    values). A sheet's column widths and frozen header are set before its first row; a bold or
+    "="-text value goes in as a cell of its own, every other value as itself."""
+
+    BOLD = Font(bold=True)
+
+    def __init__(self):
+        self.wb = Workbook(write_only=True)
+
+    def sheet(self, title: str, widths, header=None):
+        """A new sheet with its column widths; ``header``: a bold first row, frozen."""
+        ws = self.wb.create_sheet(title[:31])
+        for i, width in enumerate(widths, start=1):
+            ws.column_dimensions[get_column_letter(i)].width = width
+        if header is not None:
+            ws.freeze_panes = "A2"  # a coordinate, set before the rows
+            self.bold_row(ws, header)
+        return ws
+
+    def bold_row(self, ws, values) -> None:
+        """A row of bold cells (headers: a few thousand cells at most, so styled one by one)."""
+        cells = []
+        for value in values:
+            cell = _text(WriteOnlyCell(ws, value=value))
+            cell.font = self.BOLD
+            cells.append(cell)
+        ws.append(cells)
+
+    @staticmethod
+    def append(ws, values) -> None:
+        """Append a row; text that starts with "=" stays text (openpyxl would write a formula)."""
+        for value in values:
+            if value.__class__ is str and value.startswith("="):
+                values = [_text(WriteOnlyCell(ws, value=v)) if v.__class__ is str else v for v in values]
+                break
+        ws.append(values)
+
+    def save(self) -> bytes:
+        """The xlsx file; deflated at level 1, not Python's default 6 (what ``Workbook.save``
+        uses): at 1,000 players 0.07 s instead of 0.21 s for 11 MB of XML, 1.6 MB instead of 1.2."""
+        out = BytesIO()
+        with ZipFile(out, "w", ZIP_DEFLATED, allowZip64=True, compresslevel=1) as archive:
+            ExcelWriter(self.wb, archive).save()
+        return out.getvalue()
 
 
-def _bold(ws, row: int, columns: int) -> None:
-    for column in range(1, columns + 1):
-        ws.cell(row=row, column=column).font = Font(bold=True)
+def _text(cell):
+    """``cell`` with text that starts with "=" kept as text, not a formula."""
+    if isinstance(cell.value, str) and cell.value.startswith("="):
+        cell.data_type = "s"
+    return cell
 
 
-def _header(ws, values) -> None:
-    row = _append(ws, values)
-    _bold(ws, row, len(values))
-    ws.freeze_panes = f"A{row + 1}"  # a coordinate: ws.cell() would create an empty row
-
-
-def _widths(ws, widths) -> None:
-    for i, width in enumerate(widths, start=1):
-        ws.column_dimensions[get_column_letter(i)].width = width
-
-
-def _round_hands_sheet(wb, data: ExportData, number: int) -> None:
+def _round_hands_sheet(book: _Book, data: ExportData, number: int) -> None:
     """Sheet "Round N hands": each table's hands as on its score sheet, players as columns, a sum
     row per table."""
-    tws = wb.create_sheet((_("Round %(number)s hands") % {"number": number})[:31])
-    widest = max((len(names) for (r, _t), (names, _h) in data.table_hands.items() if r == number), default=4)
-    _widths(tws, [7, 22, 46] + [14] * widest)
-    for (r, table_number), (names, rows) in sorted(data.table_hands.items()):
-        if r != number:
-            continue
-        _bold(tws, _append(tws, [_("Table %(number)s") % {"number": table_number}]), 1)
-        _bold(tws, _append(tws, [_("Hand"), _("Dealer"), _("Description"), *names]), 3 + len(names))
-        for hand_number, dealer, description, scores in rows:
-            _append(tws, [hand_number, dealer, description, *scores])
+    blocks = sorted((key, block) for key, block in data.table_hands.items() if key[0] == number)
+    widest = max((len(names) for _key, (names, _rows) in blocks), default=4)
+    tws = book.sheet(_("Round %(number)s hands") % {"number": number}, [7, 22, 46] + [14] * widest)
+    hand, dealer, description, total = _("Hand"), _("Dealer"), _("Description"), _("Total")
+    for (_r, table_number), (names, rows) in blocks:
+        book.bold_row(tws, [_("Table %(number)s") % {"number": table_number}])
+        book.bold_row(tws, [hand, dealer, description, *names])
+        for hand_number, dealer_name, text, scores in rows:
+            book.append(tws, [hand_number, dealer_name, text, *scores])
         if rows:
-            _append(tws, ["", "", _("Total"), *[sum(col) for col in zip(*(row[3] for row in rows))]])
-        _append(tws, [])
+            tws.append([None, None, total, *[sum(col) for col in zip(*(row[3] for row in rows))]])
+        tws.append([])
 
 
 def standings_xlsx(tournament: Tournament) -> bytes:
-    """The standings workbook: "Standings", one sheet per round ("Round N"), "Hands" (long format)."""
+    """The standings workbook: "Standings"; per round "Round N" (each table's players and seat
+    scores) and "Round N hands" (each table's hands as a block, players as columns); "Hands":
+    every hand of the tournament as one row (round, table, hand, contract, declarer, partner,
+    description, then each seat's score, "Seat 1" ... in the seat order of "Round N")."""
     data = export_data(tournament)
-    wb = Workbook()
-    ws = wb.active
-    ws.title = _("Standings")[:31]
+    book = _Book()
     rounds = data.standings.rounds
-    victory = bool(getattr(data.standings.tournament.get_ruleset(), "victory_points", None))
-    _header(
-        ws,
+    victory = bool(getattr(data.ruleset, "victory_points", None))
+    ws = book.sheet(
+        _("Standings"),
+        [7, 6, 28, 22] + [10] * len(rounds) * (2 if victory else 1) + [9] * (2 if victory else 1) + [40],
         [_("Rank"), _("No."), _("Name"), _("Town or club")]
         + [_("Round %(number)s") % {"number": n} for n in rounds]
         + ([_("Table points %(round)s") % {"round": n} for n in rounds] if victory else [])
         + ([_("Table points"), _("Game points")] if victory else [_("Total")])
         + [_("Tie-break")],
     )
+    withdrawn = " (" + _("withdrawn") + ")"
     for row in data.standings.rows:
         e = row.entry
-        name = e.name + (" (" + _("withdrawn") + ")" if e.withdrawn else "")
+        name = e.name + withdrawn if e.withdrawn else e.name
         # Table points (Bled) are exact fractions; Excel gets them as numbers (1.5, 1.1666…).
         points = [None if v is None else float(v) for v in e.victory] + [float(e.total), e.game_total] if victory else [e.total]
-        _append(ws, [row.rank, e.start_number, name, e.club, *e.rounds, *points, row.tiebreak])
-    _widths(ws, [7, 6, 28, 22] + [10] * len(rounds) * (2 if victory else 1) + [9] * (2 if victory else 1) + [40])
+        book.append(ws, [row.rank, e.start_number, name, e.club, *e.rounds, *points, row.tiebreak])
 
     for number, tables in sorted(data.round_tables.items()):
-        rws = wb.create_sheet((_("Round %(number)s") % {"number": number})[:31])
-        _header(rws, [_("Table"), _("Seat"), _("Name"), _("Score")])
+        rws = book.sheet(
+            _("Round %(number)s") % {"number": number}, [8, 6, 28, 10], [_("Table"), _("Seat"), _("Name"), _("Score")]
+        )
         for table_number, players in tables:
             for seat, (name, score) in enumerate(players, start=1):
-                _append(rws, [table_number, seat, name, score])
-        _widths(rws, [8, 6, 28, 10])
-        _round_hands_sheet(wb, data, number)
+                book.append(rws, [table_number, seat, name, score])
+        _round_hands_sheet(book, data, number)
 
-    hws = wb.create_sheet(_("Hands")[:31])
-    _header(
-        hws,
-        [_("Round"), _("Table"), _("Hand"), _("Contract"), _("Declarer"), _("Partner"), _("Description"), _("Player"), _("Score")],
+    # One row per hand, not per hand and seat: under a third of the cells (at 1,000 players 12,000 rows
+    # instead of 48,000). Who sat in which seat is in "Round N" and in the blocks of "Round N hands".
+    widest = max((len(hand[7]) for hand in data.hands), default=4)
+    hws = book.sheet(
+        _("Hands"),
+        [7, 7, 7, 18, 24, 24, 50] + [9] * widest,
+        [_("Round"), _("Table"), _("Hand"), _("Contract"), _("Declarer"), _("Partner"), _("Description")]
+        + [_("Seat %(number)s") % {"number": seat} for seat in range(1, widest + 1)],
     )
     for round_number, table_number, hand_number, contract, declarer, partner, description, scores in data.hands:
-        for name, score in scores:
-            _append(hws, [round_number, table_number, hand_number, contract, declarer, partner, description, name, score])
-    _widths(hws, [7, 7, 7, 18, 24, 24, 50, 24, 8])
-
-    out = BytesIO()
-    wb.save(out)
-    return out.getvalue()
+        # None, not "", for a blank: openpyxl writes no cell for it
+        row = [round_number, table_number, hand_number, contract, declarer or None, partner or None, description]
+        book.append(hws, row + scores)
+    return book.save()
 
 
 def standings_pdf(tournament: Tournament, after: int | None = None) -> bytes:
