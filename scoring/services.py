@@ -498,6 +498,8 @@ def bonus_label(rs, bonus: dict) -> str:
     label = rs.bonus(bonus["bonus"]).name
     if bonus.get("announced"):
         label += " " + _("announced")
+    if bonus.get("kontra"):
+        label += " " + KONTRA_NAMES.get(bonus["kontra"], str(bonus["kontra"]))  # Bled
     if not bonus.get("made", True):
         label += " " + _("failed")
     if bonus.get("team") == "opponents":

@@ -229,7 +229,7 @@ def test_deleting_the_klop_rescores_the_following_hand(director_client, table):
 
 
 @pytest.mark.django_db
-def test_trojka_with_kontrad_trula_and_mond_lost(director_client, table):
+def test_trojka_with_kontrad_trula_and_mond_lost(director_client, table, english):
     # Hand 1: seat 0 deals, forehand seat 1 plays Trojka with 40: (10 + 5) = 15; trula announced and
     # made, kontra on it: 20 × 2 = 40 → 55; the game has no kontra. Seat 0 lost the Mond: −21.
     response = post_hand(director_client, table, contract="trojka", dealer=0, declarer=1, declarer_points=40,
@@ -249,6 +249,9 @@ def test_trojka_with_kontrad_trula_and_mond_lost(director_client, table):
     assert rows(table) == [(1, [-21, 55, 0]), (2, [-25, -25, -20]), (3, [110, 0, -21])]
     # −21 − 25 + 110 = 64; 55 − 25 = 30; −20 − 21 = −41
     assert seat_scores(table) == [64, 30, -41]
+    sheet = build_sheet(table)
+    assert "Trula announced kontra" in sheet.rows[2].label  # the sheet says the trula was kontra'd
+    assert "radelc ×2" in sheet.rows[2].radelc
 
 
 @pytest.mark.django_db
