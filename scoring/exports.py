@@ -34,7 +34,7 @@ class ExportData:
     standings: Standings
     ruleset: object
     round_tables: dict  # round number -> list of (table number, [(name, seat score)])
-    hands: list  # (round, table, hand, contract, declarer, partner, description, [seat scores])
+    hands: list  # (round, table, hand, contract, declarer, partner, description, [(name, score)])
     table_hands: dict  # (round, table) -> (names, [(hand, dealer, description, scores)])
 
 
@@ -92,7 +92,7 @@ def export_data(tournament: Tournament) -> ExportData:
                 "" if key == "trischaken" else seat_name("declarer"),
                 seat_name("partner") if record.get("partner") != record.get("declarer") else "",
                 description,
-                scores,
+                list(zip(seats.get(table_id, []), scores)),
             )
         )
     round_tables: dict[int, list] = {}
@@ -185,8 +185,8 @@ def _round_hands_sheet(book: _Book, data: ExportData, number: int) -> None:
 def standings_xlsx(tournament: Tournament) -> bytes:
     """The standings workbook: "Standings"; per round "Round N" (each table's players and seat
     scores) and "Round N hands" (each table's hands as a block, players as columns); "Hands":
-    every hand of the tournament as one row (round, table, hand, contract, declarer, partner,
-    description, then each seat's score, "Seat 1" ... in the seat order of "Round N")."""
+    every hand in long format, a row per hand and player (round, table, hand, contract, declarer,
+    partner, player, score)."""
     data = export_data(tournament)
     book = _Book()
     rounds = data.standings.rounds
@@ -217,19 +217,19 @@ def standings_xlsx(tournament: Tournament) -> bytes:
                 book.append(rws, [table_number, seat, name, score])
         _round_hands_sheet(book, data, number)
 
-    # One row per hand, not per hand and seat: under a third of the cells (at 1,000 players 12,000 rows
-    # instead of 48,000). Who sat in which seat is in "Round N" and in the blocks of "Round N hands".
-    widest = max((len(hand[7]) for hand in data.hands), default=4)
+    # Long format (issue 2): a row per hand and player with the columns that issue asks for, so a
+    # pivot table can sum by player, contract or declarer. What each hand was in words is in the
+    # "Round N hands" blocks; repeating it on every player's row cost a fifth of the workbook.
     hws = book.sheet(
         _("Hands"),
-        [7, 7, 7, 18, 24, 24, 50] + [9] * widest,
-        [_("Round"), _("Table"), _("Hand"), _("Contract"), _("Declarer"), _("Partner"), _("Description")]
-        + [_("Seat %(number)s") % {"number": seat} for seat in range(1, widest + 1)],
+        [7, 7, 7, 18, 24, 24, 28, 9],
+        [_("Round"), _("Table"), _("Hand"), _("Contract"), _("Declarer"), _("Partner"), _("Player"), _("Score")],
     )
-    for round_number, table_number, hand_number, contract, declarer, partner, description, scores in data.hands:
+    for round_number, table_number, hand_number, contract, declarer, partner, _description, scores in data.hands:
         # None, not "", for a blank: openpyxl writes no cell for it
-        row = [round_number, table_number, hand_number, contract, declarer or None, partner or None, description]
-        book.append(hws, row + scores)
+        head = [round_number, table_number, hand_number, contract, declarer or None, partner or None]
+        for name, score in scores:
+            book.append(hws, [*head, name, score])
     return book.save()
 
 
