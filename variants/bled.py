@@ -281,7 +281,10 @@ class BledRuleset:
         if outcome == "manual":
             awards = record.get("contract") in RADELC_CONTRACTS
         else:
-            won, awards = _result(self, record)
+            try:
+                won, awards = _result(self, record)
+            except (KeyError, TypeError, ValueError, CardPointsError):
+                return  # a stored hand the ruleset now refuses (recompute reports it): no radelci
             declarer = record.get("declarer")
             if won and declarer is not None and held[declarer]:
                 held[declarer] -= 1

@@ -128,3 +128,10 @@ def test_every_message_of_the_ruleset_is_exercised():
 )
 def test_valid_edge_cases_give_no_message(hand, size):
     assert RS.validate(hand, size) == []
+
+
+def test_a_refused_stored_hand_in_the_history_gives_no_radelci():
+    """A stored hand the ruleset now refuses (``manage.py recompute`` reports it) neither crashes
+    the later hands' scoring nor hands out radelci; the Solo after it still does (§5)."""
+    history = [{"dealer": 0, "contract": "solo", "declarer": 1}, g("solo", points=40)]
+    assert RS.radelci(history, 3) == [1, 1, 1]
