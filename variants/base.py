@@ -156,3 +156,78 @@ class Breakdown:
     posts: tuple[tuple[str, int], ...] = ()
     summary: str = ""
     notes: tuple[str, ...] = field(default=())
+
+
+class ThreeHandedTables:
+    """The table format of the three-handed rulesets, Cego and Bled (``tournament-formats.md`` §1,
+    §2): tables of 3, or of 4 where the dealer sits the hand out; the player with the highest
+    seating card deals first and the others follow by the strength of theirs.
+
+    A ruleset sets ``seat_card_set`` (its cards, highest first) and ``default_hands_per_round``.
+    """
+
+    seat_card_set: tuple[SeatCard, ...] = ()
+    default_hands_per_round: int
+
+    def hands_per_round(self, table_size: int, base: int | None = None) -> int:
+        """The same number of hands at a table of 3 and of 4: ``base``, default the ruleset's."""
+        return self.default_hands_per_round if base is None else base
+
+    def seat_cards(self, table_size: int) -> tuple[SeatCard, ...]:
+        """Seating cards in seat order: seat 0 draws the highest card and deals first."""
+        return self.seat_card_set[:table_size]
+
+    def first_dealer(self, table_size: int) -> int:
+        return 0
+
+    @staticmethod
+    def sitting_out(dealer: int, table_size: int) -> int | None:
+        """The dealer of a 4-table takes no part in the play (what he scores is the ruleset's)."""
+        return dealer if table_size == 4 else None
+
+    @classmethod
+    def active_seats(cls, dealer: int, table_size: int) -> list[int]:
+        """The seats that play the hand, Vorhand first."""
+        seats = [(dealer + 1 + i) % table_size for i in range(table_size)]
+        return [s for s in seats if s != cls.sitting_out(dealer, table_size)]
+
+
+def catalogue(ruleset, dealer_sits_out_at: int, **contract_extra) -> dict:
+    """A ruleset's contract and bonus tables as plain data, for forms, help pages and JSON.
+
+    ``ruleset`` offers ``key``, ``edition``, ``name``, ``contracts``, ``bonuses``, ``fields(c)``
+    and ``allowed_bonuses(key)``; ``dealer_sits_out_at``: the table size at which the dealer sits
+    out; ``contract_extra``: further per-contract entries, ``name=function(contract)``.
+    """
+    return {
+        "key": ruleset.key,
+        "edition": ruleset.edition,
+        "name": ruleset.name,
+        "dealer_sits_out_at": dealer_sits_out_at,
+        "contracts": [
+            {
+                "key": c.key,
+                "name": c.name,
+                "value": c.value,
+                "family": c.family,
+                "vorhand_only": c.vorhand_only,
+                **{name: get(c) for name, get in contract_extra.items()},
+                "fields": list(ruleset.fields(c)),
+                "shortcut": SHORTCUTS.get(c.key, ""),
+                "bonuses": [b.key for b in ruleset.allowed_bonuses(c.key)],
+            }
+            for c in ruleset.contracts
+        ],
+        "bonuses": [
+            {
+                "key": b.key,
+                "name": b.name,
+                "silent": b.silent,
+                "announced": b.announced,
+                "kind": b.kind,
+                "can_fail_silently": b.can_fail_silently,
+                "code": BONUS_CODES.get(b.key, b.key),
+            }
+            for b in ruleset.bonuses
+        ],
+    }

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .base import BONUS_CODES, SHORTCUTS, Bonus, Breakdown, Contract, InvalidHand, Problem, SeatCard, _
+from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, SeatCard, ThreeHandedTables, _, catalogue
 from .cardpoints import CardPointsError, parse_thirds
 from .checks import HandCheck, is_int
 
@@ -97,7 +97,7 @@ class Settlement(Breakdown):
     awards: bool = False
 
 
-class BledRuleset:
+class BledRuleset(ThreeHandedTables):
     """Validate and score Bled Slovenian Tarok hands (``tarok-bled.md``).
 
     Interface as :class:`variants.koenigrufen.KoenigrufenRuleset`; ``history`` matters here:
@@ -119,6 +119,7 @@ class BledRuleset:
     sitting_out_pays = False  # the resting dealer of a 4-table scores 0, Klop included (§1)
     default_rounds = 4  # §1 Decision: 4 rounds of 21 hands
     default_hands_per_round = 21
+    seat_card_set = SEAT_CARDS  # the dealer of a 4-table rests in every hand, Klop included (§1)
     bonuses = BONUSES
     contracts = CONTRACTS
     option_defaults = {
@@ -174,58 +175,7 @@ class BledRuleset:
 
     def catalogue(self) -> dict:
         """The contract and bonus tables as plain data (for forms, help pages and JSON)."""
-        return {
-            "key": self.key,
-            "edition": self.edition,
-            "name": self.name,
-            "dealer_sits_out_at": 4,
-            "contracts": [
-                {
-                    "key": c.key,
-                    "name": c.name,
-                    "value": c.value,
-                    "family": c.family,
-                    "vorhand_only": c.vorhand_only,
-                    "fields": list(self.fields(c)),
-                    "shortcut": SHORTCUTS.get(c.key, ""),
-                    "bonuses": [b.key for b in self.allowed_bonuses(c.key)],
-                }
-                for c in CONTRACTS
-            ],
-            "bonuses": [
-                {
-                    "key": b.key,
-                    "name": b.name,
-                    "silent": b.silent,
-                    "announced": b.announced,
-                    "kind": b.kind,
-                    "can_fail_silently": b.can_fail_silently,
-                    "code": BONUS_CODES.get(b.key, b.key),
-                }
-                for b in BONUSES
-            ],
-        }
-
-    def hands_per_round(self, table_size: int, base: int | None = None) -> int:
-        """21 hands at every table (§1 Decision), 3 or 4."""
-        return self.default_hands_per_round if base is None else base
-
-    def seat_cards(self, table_size: int) -> tuple[SeatCard, ...]:
-        """Seating cards in seat order: seat 0 draws the highest card and deals first."""
-        return SEAT_CARDS[:table_size]
-
-    def first_dealer(self, table_size: int) -> int:
-        return 0
-
-    @staticmethod
-    def sitting_out(dealer: int, table_size: int) -> int | None:
-        """The dealer of a 4-table rests in every hand, Klop included (§1 Decision)."""
-        return dealer if table_size == 4 else None
-
-    @classmethod
-    def active_seats(cls, dealer: int, table_size: int) -> list[int]:
-        seats = [(dealer + 1 + i) % table_size for i in range(table_size)]
-        return [s for s in seats if s != cls.sitting_out(dealer, table_size)]
+        return catalogue(self, dealer_sits_out_at=4)
 
     @property
     def mond_penalty(self) -> int:

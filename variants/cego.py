@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .base import SHORTCUTS, Breakdown, Contract, InvalidHand, Problem, SeatCard, _
+from .base import Breakdown, Contract, InvalidHand, Problem, SeatCard, ThreeHandedTables, _, catalogue
 from .cardpoints import CardPointsError, parse_thirds
 from .checks import HandCheck, is_int
 
@@ -67,7 +67,7 @@ class Settlement(Breakdown):
     row: tuple[int, ...] = ()
 
 
-class CegoRuleset:
+class CegoRuleset(ThreeHandedTables):
     """Validate and score Ichenheim Cego hands (``cego-ichenheim.md``).
 
     ``options``: ``piccolo``, ``bettel``, ``raeuber`` enable those contracts (off by default).
@@ -89,6 +89,7 @@ class CegoRuleset:
     bonuses: tuple = ()
     default_rounds = 2  # "Two sessions of 24 deals" (§1)
     default_hands_per_round = 24
+    seat_card_set = SEAT_CARDS  # the sitting-out dealer of a 4-table still pays and receives (§1)
     tiebreaks = ("card_draw",)  # §4: equal rank, then a card draw recorded by the director
     option_defaults = {"piccolo": False, "bettel": False, "raeuber": False}
 
@@ -129,47 +130,7 @@ class CegoRuleset:
 
     def catalogue(self) -> dict:
         """The contract table as plain data (for forms, help pages and JSON)."""
-        return {
-            "key": self.key,
-            "edition": self.edition,
-            "name": self.name,
-            "dealer_sits_out_at": 4,
-            "contracts": [
-                {
-                    "key": c.key,
-                    "name": c.name,
-                    "value": c.value,
-                    "family": c.family,
-                    "vorhand_only": c.vorhand_only,
-                    "fields": list(self.fields(c)),
-                    "shortcut": SHORTCUTS.get(c.key, ""),
-                    "bonuses": [],
-                }
-                for c in self.contracts
-            ],
-            "bonuses": [],
-        }
-
-    def hands_per_round(self, table_size: int, base: int | None = None) -> int:
-        """24 hands at every table, 3 or 4 (§1 "Two sessions of 24 deals")."""
-        return self.default_hands_per_round if base is None else base
-
-    def seat_cards(self, table_size: int) -> tuple[SeatCard, ...]:
-        """Seating cards in seat order: seat 0 draws the highest card and deals first."""
-        return SEAT_CARDS[:table_size]
-
-    def first_dealer(self, table_size: int) -> int:
-        return 0
-
-    @staticmethod
-    def sitting_out(dealer: int, table_size: int) -> int | None:
-        """The dealer of a 4-table takes no part in the play (§1); he still pays and receives."""
-        return dealer if table_size == 4 else None
-
-    @classmethod
-    def active_seats(cls, dealer: int, table_size: int) -> list[int]:
-        seats = [(dealer + 1 + i) % table_size for i in range(table_size)]
-        return [s for s in seats if s != cls.sitting_out(dealer, table_size)]
+        return catalogue(self, dealer_sits_out_at=4)
 
     base_value = staticmethod(base_value)
 

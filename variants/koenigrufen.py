@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .base import BONUS_CODES, SHORTCUTS, Breakdown, Bonus, Contract, InvalidHand, Problem, SeatCard, _
+from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, SeatCard, _, catalogue
 from .checks import HandCheck, is_int
 from .cardpoints import WHOLE_PACK_THIRDS, CardPointsError, format_thirds, parse_thirds
 
@@ -165,41 +165,14 @@ class KoenigrufenRuleset:
 
     def catalogue(self) -> dict:
         """The contract and bonus tables as plain data (for forms, help pages and JSON)."""
-        return {
-            "key": self.key,
-            "edition": self.edition,
-            "name": self.name,
-            "dealer_sits_out_at": 5,
-            "contracts": [
-                {
-                    "key": c.key,
-                    "name": c.name,
-                    "value": c.value,
-                    "family": c.family,
-                    "vorhand_only": c.vorhand_only,
-                    "solo": c.solo,
-                    "bird": c.bird,
-                    "lost_factor": c.lost_factor,
-                    "king_call": c.king_call,
-                    "fields": list(self.fields(c)),
-                    "shortcut": SHORTCUTS.get(c.key, ""),
-                    "bonuses": [b.key for b in self.allowed_bonuses(c.key)],
-                }
-                for c in self.contracts
-            ],
-            "bonuses": [
-                {
-                    "key": b.key,
-                    "name": b.name,
-                    "silent": b.silent,
-                    "announced": b.announced,
-                    "kind": b.kind,
-                    "can_fail_silently": b.can_fail_silently,
-                    "code": BONUS_CODES.get(b.key, b.key),
-                }
-                for b in self.bonuses
-            ],
-        }
+        return catalogue(
+            self,
+            dealer_sits_out_at=5,
+            solo=lambda c: c.solo,
+            bird=lambda c: c.bird,
+            lost_factor=lambda c: c.lost_factor,
+            king_call=lambda c: c.king_call,
+        )
 
     def hands_per_round(self, table_size: int, base: int | None = None) -> int:
         """Hands a table of ``table_size`` plays in a round: ``base`` (default the edition's) at a
