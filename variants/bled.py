@@ -399,20 +399,12 @@ class _Check(HandCheck):
             self.add(_("There are no bonuses in %(contract)s."), contract="Klop")
         if h.get("declarer_points") is not None or h.get("won") is not None:
             self.add(_("Klop records every player's card points, not a declarer's result."))
-        raw = h.get("card_points")
-        if not isinstance(raw, Mapping) or not raw:
-            self.add(_("Klop needs the card points of every active player."))
-            return
-        points = {}
-        for key, value in raw.items():
-            try:
-                seat = int(key)
-                points[seat] = _points(value)
-            except (TypeError, ValueError, CardPointsError):
-                self.add(_("Card points must be whole numbers from 0 to 70 per player, not “%(value)s”."), value=value)
-                return
-        if sorted(points) != sorted(self.active):
-            self.add(_("Klop needs the card points of exactly the active players."))
+        points = self.whole_card_points(
+            _("Klop needs the card points of every active player."),
+            _("Card points must be whole numbers from 0 to 70 per player, not “%(value)s”."),
+            _("Klop needs the card points of exactly the active players."),
+        )
+        if points is None:
             return
         total = sum(points.values())
         if total not in KLOP_TOTALS:

@@ -231,20 +231,13 @@ class _Check(HandCheck):
 
     def check_raeuber(self) -> None:
         """Räuber (option): whole card points for every active seat, summing to 70."""
-        raw = self.hand.get("card_points")
-        if not isinstance(raw, Mapping):
-            self.add(_("Räuber needs the card points of every active player."))
-            return
-        points = {}
-        for key, value in raw.items():
-            try:
-                seat = int(key)
-                points[seat] = _points(value)
-            except (TypeError, ValueError, CardPointsError):
-                self.add(_("Card points must be whole numbers from 0 to 70 per seat, not “%(value)s”."), value=value)
-                return
-        if sorted(points) != sorted(self.active):
-            self.add(_("Räuber needs the card points of exactly the active players."))
+        points = self.whole_card_points(
+            _("Räuber needs the card points of every active player."),
+            _("Card points must be whole numbers from 0 to 70 per seat, not “%(value)s”."),
+            _("Räuber needs the card points of exactly the active players."),
+            empty_is_missing=False,
+        )
+        if points is None:
             return
         if sum(points.values()) != 70:
             self.add(_("The card points add up to %(total)s, not 70."), total=sum(points.values()))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .base import Problem, _
+from .cardpoints import CardPointsError, parse_thirds
 
 OUTCOMES = ("played", "struck", "manual")
 
@@ -113,3 +114,25 @@ class HandCheck:
         except (KeyError, TypeError):
             self.add(_("Unknown contract “%(contract)s” in %(ruleset)s."), contract=key, ruleset=self.rs.label)
             return None
+
+    def whole_card_points(self, missing: str, bad: str, not_active: str, *, empty_is_missing: bool = True) -> dict[int, int] | None:
+        """The record's ``card_points`` as ``{seat: whole points}`` over exactly the active seats
+        (Klop, Räuber: no Blatt), or ``None`` after adding the ruleset's message: ``missing`` when
+        there are none, ``bad`` (with ``%(value)s``) for a value that is not whole points 0..70,
+        ``not_active`` when the seats are not the active ones (an empty mapping too, unless
+        ``empty_is_missing``)."""
+        raw = self.hand.get("card_points")
+        if not isinstance(raw, Mapping) or (empty_is_missing and not raw):
+            self.add(missing)
+            return None
+        points = {}
+        for key, value in raw.items():
+            try:
+                points[int(key)] = parse_thirds(value, allow_blatt=False) // 3
+            except (TypeError, ValueError, CardPointsError):
+                self.add(bad, value=value)
+                return None
+        if sorted(points) != sorted(self.active):
+            self.add(not_active)
+            return None
+        return points
