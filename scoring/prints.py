@@ -23,7 +23,7 @@ from tournaments.models import Round, Seat, Table, Tournament
 from variants import card_names
 
 from .models import Hand
-from .services import TableInfo, build_sheet, seat_name
+from .services import TableInfo, build_sheet, info_from_seats, seat_name
 from .ranking import format_points
 from .standings import compute_standings
 
@@ -55,20 +55,7 @@ def _tables(rnd: Round, hands: bool = False) -> list[Table]:
 
 def _info(table: Table, tournament: Tournament, rs) -> TableInfo:
     """:func:`scoring.services.table_info` for the next hand, from the prefetched seats (no query)."""
-    seats = list(table.seats.all())
-    cap = tournament.hands_for_table(len(seats)) if table.ended_after is None else table.ended_after
-    positions = [s.position for s in seats if s.left_after is None]
-    sheet_names = {s.position: seat_name(s) for s in seats}
-    return TableInfo(
-        table=table,
-        seats=seats,
-        size=len(positions),
-        names={i: sheet_names[p] for i, p in enumerate(positions)},
-        ruleset=rs,
-        cap=cap,
-        positions=positions,
-        sheet_names=sheet_names,
-    )
+    return info_from_seats(table, list(table.seats.all()), tournament, rs)
 
 
 class _LoadedHands:

@@ -87,7 +87,12 @@ def table_info(table: Table, record: dict | None = None, number: int | None = No
     ``record`` and ``number``, for that stored hand (the seats in play then)."""
     seats = list(table.seats.select_related("registration__player", "substitute__player").order_by("position"))
     tournament = table.round.tournament
-    rs = tournament.get_ruleset()
+    return info_from_seats(table, seats, tournament, tournament.get_ruleset(), record, number)
+
+
+def info_from_seats(table: Table, seats: list, tournament, rs, record: dict | None = None, number: int | None = None) -> TableInfo:
+    """:func:`table_info` from ``seats`` already loaded (position order, players selected) and the
+    tournament's ruleset ``rs``; no query."""
     cap = tournament.hands_for_table(len(seats)) if table.ended_after is None else table.ended_after
     if record is not None:
         positions = list(record.get("seats") or range(len(seats)))
