@@ -78,3 +78,18 @@ def test_text_starting_with_equals_is_never_a_formula(client, make_tournament):
     wb = load_workbook(BytesIO(client.get(f"/t/{t.pk}/standings.xlsx").content))
     cells = [c for row in wb.worksheets[0].iter_rows() for c in row if isinstance(c.value, str) and c.value.startswith("=")]
     assert cells and all(c.data_type == "s" for c in cells)
+
+
+@pytest.mark.django_db
+def test_pdf_prints_names_on_one_line_beside_long_tie_break_texts(client, make_tournament):
+    """Before any hand everybody is level and every row carries the long "draw lots" tie-break
+    text; the standings' fixed columns still leave a full name its own line."""
+    from tournaments.models import Player
+
+    t = make_tournament(players=4)
+    long_name = "Maximilian Schwaighofer-Hall"
+    services.register(t, Player.objects.create(name=long_name, club="St. Anton am Arlberg"))
+    services.draw_next_round(t, seed=1)
+    reader = PdfReader(BytesIO(client.get(f"/t/{t.pk}/standings.pdf").content))
+    lines = reader.pages[0].extract_text().splitlines()
+    assert any(long_name in line for line in lines), lines
