@@ -11,6 +11,7 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.generic import CreateView, FormView, ListView, UpdateView, View
 
 from . import services
@@ -37,14 +38,14 @@ class TournamentCreateView(DirectorRequiredMixin, CreateView):
     model = Tournament
     form_class = TournamentForm
     template_name = "tournaments/form.html"
-    extra_context = {"title": _("New tournament")}
+    extra_context = {"title": gettext_lazy("New tournament")}  # lazy: class attributes are set at import
 
 
 class TournamentUpdateView(DirectorRequiredMixin, UpdateView):
     model = Tournament
     form_class = TournamentForm
     template_name = "tournaments/form.html"
-    extra_context = {"title": _("Edit tournament")}
+    extra_context = {"title": gettext_lazy("Edit tournament")}
 
 
 class PlayerListView(DirectorRequiredMixin, ListView):
@@ -62,7 +63,7 @@ class PlayerCreateView(DirectorRequiredMixin, CreateView):
     model = Player
     form_class = PlayerForm
     template_name = "tournaments/form.html"
-    extra_context = {"title": _("New player")}
+    extra_context = {"title": gettext_lazy("New player")}
 
     def get_success_url(self):
         return reverse("tournaments_director:players")
