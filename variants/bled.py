@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, SeatCard, ThreeHandedTables, _, catalogue
-from .cardpoints import CardPointsError, parse_thirds
-from .checks import HandCheck, is_int
+from .cardpoints import CardPointsError
+from .checks import HandCheck, is_int, whole_points
 
 FAMILY_NORMAL = "normal"  # Trojka, Dvojko, Enojko: value + difference (§3)
 
@@ -243,11 +243,6 @@ class BledRuleset(ThreeHandedTables):
                 held[seat] += 1
 
 
-def _points(value) -> int:
-    """Whole card points ``0..70`` (no Blatt in Slovenian Tarok); raises :class:`CardPointsError`."""
-    return parse_thirds(value, allow_blatt=False) // 3
-
-
 class _Check(HandCheck):
     """§6 "Validation", plus the record rules of ``hand-record.md``."""
 
@@ -306,14 +301,8 @@ class _Check(HandCheck):
             if h.get("bonuses"):
                 self.add(_("There are no bonuses in %(contract)s."), contract=contract.name)
             return
-        raw = h.get("declarer_points")
-        if raw is None:
-            self.add(_("Enter the declarer's card points (0 to 70)."))
-            return
-        try:
-            points = _points(raw)
-        except CardPointsError:
-            self.add(_("The declarer's card points must be a whole number from 0 to 70, not “%(value)s”."), value=raw)
+        points = self.declarer_whole_points()
+        if points is None:
             return
         if contract.family == "solo":
             if h.get("bonuses"):
@@ -419,7 +408,7 @@ def _result(rs: BledRuleset, h: Mapping) -> tuple[bool | None, bool]:
         return None, True
     if contract.family == "berac":
         return h["won"], True
-    points = _points(h["declarer_points"])
+    points = whole_points(h["declarer_points"])
     if contract.family == "solo":
         return points > HALF, True
     valat = next((b for b in h.get("bonuses", []) if b["bonus"] == "valat"), None)
@@ -454,11 +443,11 @@ def _settle(rs: BledRuleset, h: dict, n: int, held: Sequence[int]) -> Settlement
         value = contract.value * factor * sign
         posts.append((contract.name, value))
     elif contract.family == "solo":
-        extra = rs.difference(_points(h["declarer_points"])) if rs.options["solo_difference"] else 0
+        extra = rs.difference(whole_points(h["declarer_points"])) if rs.options["solo_difference"] else 0
         value = (contract.value + extra) * factor * sign
         posts.append((contract.name, value))
     else:
-        points = _points(h["declarer_points"])
+        points = whole_points(h["declarer_points"])
         valat = _valat(next((b for b in h.get("bonuses", []) if b["bonus"] == "valat"), None), points)
         if valat is not None:  # in place of game, difference and bonuses
             value = valat * factor
@@ -517,7 +506,7 @@ def _bonus_value(bonus: Bonus, b: Mapping) -> int:
 
 def _settle_klop(h: dict, n: int) -> Settlement:
     """Klop (§4): everyone for himself; kontra doubles; full and empty players settle ±70."""
-    points = {int(k): _points(v) for k, v in h["card_points"].items()}
+    points = {int(k): whole_points(v) for k, v in h["card_points"].items()}
     kontra_by = h.get("kontra_by")
     k = 2 if kontra_by is not None else 1
     full = [s for s, p in points.items() if p >= KLOP_FULL]

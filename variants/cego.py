@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .base import Breakdown, Contract, InvalidHand, Problem, SeatCard, ThreeHandedTables, _, catalogue
-from .cardpoints import CardPointsError, parse_thirds
-from .checks import HandCheck, is_int
+from .cardpoints import CardPointsError
+from .checks import HandCheck, whole_points
 
 FAMILY_CEGO = "cego"  # the Cego family: cego .. geiss, factor f, may be played against a Solo
 
@@ -138,7 +138,7 @@ class CegoRuleset(ThreeHandedTables):
         """Display flags of §3: ``"buergermeister"`` (lost with exactly 35), ``"durchgegangen"`` (0)."""
         points = hand.get("declarer_points")
         try:
-            points = parse_thirds(points, allow_blatt=False) // 3 if points is not None else None
+            points = whole_points(points) if points is not None else None
         except CardPointsError:
             return []
         if points == BUERGERMEISTER:
@@ -163,11 +163,6 @@ class CegoRuleset(ThreeHandedTables):
         if problems:
             raise InvalidHand(problems)
         return _settle(self, dict(hand), table_size)
-
-
-def _points(value) -> int:
-    """Whole card points ``0..70`` (Cego has no Blatt); raises :class:`CardPointsError`."""
-    return parse_thirds(value, allow_blatt=False) // 3
 
 
 class _Check(HandCheck):
@@ -210,13 +205,8 @@ class _Check(HandCheck):
             return
         raw = h.get("declarer_points")
         if contract.family in (FAMILY_CEGO, "solo") or (contract.family == "solodu" and raw is not None):
-            if raw is None:
-                self.add(_("Enter the declarer's card points (0 to 70)."))
-                return
-            try:
-                points = _points(raw)
-            except CardPointsError:
-                self.add(_("The declarer's card points must be a whole number from 0 to 70, not “%(value)s”."), value=raw)
+            points = self.declarer_whole_points()
+            if points is None:
                 return
             derived = points == 70 if contract.family == "solodu" else points >= 36
             if won is not None and won != derived:
@@ -267,13 +257,13 @@ def _settle(rs: CegoRuleset, h: dict, n: int) -> Settlement:
     declarer = h["declarer"]
     posts: list[tuple[str, int]] = []
     if contract.family in (FAMILY_CEGO, "solo"):
-        points = _points(h["declarer_points"])
+        points = whole_points(h["declarer_points"])
         won = points >= 36
         factor = contract.value + (1 if h.get("against_solo") else 0)
         value = base_value(points) * factor
         posts = [(_("base value"), base_value(points)), (_("factor"), factor)]
     elif contract.family == "solodu" and h.get("declarer_points") is not None:
-        won = _points(h["declarer_points"]) == 70
+        won = whole_points(h["declarer_points"]) == 70
         value = contract.value
     else:
         won = h["won"]
@@ -288,7 +278,7 @@ def _settle(rs: CegoRuleset, h: dict, n: int) -> Settlement:
 def _settle_raeuber(rs: CegoRuleset, h: dict, n: int) -> Settlement:
     """Räuber (SEED 17.4): the player with most points pays 5 to each other player, 10 if anyone
     took no trick, 20 if two did. **Decision**: the sitting-out dealer of a 4-table is not part of it."""
-    points = {int(k): _points(v) for k, v in h["card_points"].items()}
+    points = {int(k): whole_points(v) for k, v in h["card_points"].items()}
     loser = max(points, key=points.get)
     without_trick = sum(1 for p in points.values() if p == 0)
     pay = 5 * (2 ** min(without_trick, 2))

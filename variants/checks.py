@@ -19,6 +19,12 @@ def is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def whole_points(value) -> int:
+    """Whole card points ``0..70`` from a record value (``hand-record.md``: integers or "n p" thirds),
+    for the rulesets without Blatt (Cego, Bled); raises :class:`CardPointsError`."""
+    return parse_thirds(value, allow_blatt=False) // 3
+
+
 class HandCheck:
     """One validation run over a hand record; collects :class:`~variants.base.Problem` in order.
 
@@ -115,6 +121,19 @@ class HandCheck:
             self.add(_("Unknown contract “%(contract)s” in %(ruleset)s."), contract=key, ruleset=self.rs.label)
             return None
 
+    def declarer_whole_points(self) -> int | None:
+        """The record's ``declarer_points`` as whole card points 0..70 (:func:`whole_points`), or
+        ``None`` after adding the message for a missing value or one that is not whole points."""
+        raw = self.hand.get("declarer_points")
+        if raw is None:
+            self.add(_("Enter the declarer's card points (0 to 70)."))
+            return None
+        try:
+            return whole_points(raw)
+        except CardPointsError:
+            self.add(_("The declarer's card points must be a whole number from 0 to 70, not “%(value)s”."), value=raw)
+            return None
+
     def whole_card_points(self, missing: str, bad: str, not_active: str, *, empty_is_missing: bool = True) -> dict[int, int] | None:
         """The record's ``card_points`` as ``{seat: whole points}`` over exactly the active seats
         (Klop, Räuber: no Blatt), or ``None`` after adding the ruleset's message: ``missing`` when
@@ -128,7 +147,7 @@ class HandCheck:
         points = {}
         for key, value in raw.items():
             try:
-                points[int(key)] = parse_thirds(value, allow_blatt=False) // 3
+                points[int(key)] = whole_points(value)
             except (TypeError, ValueError, CardPointsError):
                 self.add(bad, value=value)
                 return None
