@@ -6,7 +6,9 @@ that ``makemessages`` collects); the Django layer translates it when it shows a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 
 def _(message: str) -> str:
@@ -58,7 +60,9 @@ class Contract:
     - ``vorhand_only``: only Vorhand may play it (marked * in the tables);
     - ``solo``: played without the talon, all bonuses score double;
     - ``bird``: for bird callers the bonus key of the bird they name, ``"any"`` for the Besserrufer;
-    - ``lost_factor``: multiplies the game post when lost (Sechserdreier: 2).
+    - ``lost_factor``: multiplies the game post when lost (Sechserdreier: 2);
+    - ``code``: its code in the hand notation (:mod:`variants.notation`), ``aliases``: other codes
+      the notation reads for it (never written).
     """
 
     key: str
@@ -70,6 +74,8 @@ class Contract:
     bird: str | None = None
     lost_factor: int = 1
     note: str = ""
+    code: str = ""
+    aliases: tuple[str, ...] = ()
 
     @property
     def king_call(self) -> bool:
@@ -98,7 +104,8 @@ class Bonus:
     - ``kind``: ``"trick"`` (birds, König ultimo, Mondfang), ``"material"`` (Trull, Vier Könige,
       Säcke) or ``"valat"`` (``koenigrufen.md`` §1, "Bonus classes");
     - ``can_fail_silently``: a silent bonus recorded ``made: false`` means the card was played to its
-      trick and beaten (the birds and König ultimo, ``koenigrufen.md`` §1 Decision).
+      trick and beaten (the birds and König ultimo, ``koenigrufen.md`` §1 Decision);
+    - ``code``: its code in the hand notation (:mod:`variants.notation`).
     """
 
     key: str
@@ -109,31 +116,11 @@ class Bonus:
     can_fail_silently: bool = False
     multiplier: bool = False  # values are multiples of the game value (Valat in the WTC 2009)
     description: str = ""
+    code: str = ""
 
     @property
     def announced_only(self) -> bool:
         return self.silent is None
-
-
-# Keyboard shortcuts of the quick-entry line, shared by every ruleset that has the contract or bonus.
-SHORTCUTS = {
-    # Königrufen
-    "rufer": "r", "trischaken": "t", "piccolo": "p", "zwiccolo": "z", "solorufer": "sr",
-    "pagatrufer": "pr", "besserrufer": "br", "bettler": "b", "sechserdreier": "6", "uhurufer": "ur",
-    "farbendreier": "fd", "dreier": "d", "piccolo_ouvert": "po", "zwiccolo_ouvert": "zo",
-    "kakadurufer": "kr", "bettler_ouvert": "bo", "quapilrufer": "qr", "farbensolo": "fs",
-    "solodreier": "sd",
-    # Cego
-    "cego": "c", "eine": "e", "eine_leere": "el", "zwei_leere": "zl", "zwei_verschiedene": "zv",
-    "geiss": "g", "solo": "s", "ulti": "u", "solodu": "sdu", "bettel": "b", "raeuber": "rb",
-    # Tarok Bled
-    "klop": "k", "trojka": "3", "dvojko": "2", "enojko": "1", "berac": "b",
-}
-BONUS_CODES = {
-    "pagat": "pag", "uhu": "uhu", "kakadu": "kak", "quapil": "qua", "koenig_ultimo": "ku",
-    "mondfang": "mf", "vier_koenige": "vk", "trull": "tru", "sack1": "s1", "sack2": "s2", "valat": "val",
-    "trula": "tru", "kralji": "kr", "pagat_ultimo": "pag",
-}
 
 
 @dataclass(frozen=True)
@@ -213,7 +200,7 @@ def catalogue(ruleset, dealer_sits_out_at: int, **contract_extra) -> dict:
                 "vorhand_only": c.vorhand_only,
                 **{name: get(c) for name, get in contract_extra.items()},
                 "fields": list(ruleset.fields(c)),
-                "shortcut": SHORTCUTS.get(c.key, ""),
+                "code": c.code,
                 "bonuses": [b.key for b in ruleset.allowed_bonuses(c.key)],
             }
             for c in ruleset.contracts
@@ -226,8 +213,47 @@ def catalogue(ruleset, dealer_sits_out_at: int, **contract_extra) -> dict:
                 "announced": b.announced,
                 "kind": b.kind,
                 "can_fail_silently": b.can_fail_silently,
-                "code": BONUS_CODES.get(b.key, b.key),
+                "code": b.code,
             }
             for b in ruleset.bonuses
         ],
     }
+
+
+class Ruleset:
+    """What every ruleset offers besides its own rules: the hand notation (:mod:`variants.notation`).
+
+    A ruleset sets ``uses_blatt`` (card points in thirds, ``hand-record.md`` "Card points"),
+    ``uses_history`` (a hand is scored after the earlier hands of its table, Bled radelci) and
+    ``notation_example_hands``: ``(table_size, record)`` pairs shown on the reference card, of
+    which each edition shows those it accepts.
+    """
+
+    uses_blatt = False
+    uses_history = False
+    notation_example_hands: tuple = ()
+
+    @cached_property
+    def notation(self):
+        """The :class:`~variants.notation.Notation` of this ruleset (its codes and fields)."""
+        from .notation import Notation
+
+        return Notation(self)
+
+    def parse_hand(self, line: str, table_size: int, dealer: int, names: Sequence[str] | None = None) -> dict:
+        """The hand record a notation ``line`` stands for, dealt by seat ``dealer`` (0-based) at a
+        table of ``table_size``; ``names``: the players in seat order, so that a seat may be named
+        by a name prefix or initials. Raises :class:`InvalidHand` naming every token that is
+        unknown, not allowed, repeated, contradictory or out of range, and the ruleset's own
+        problems with the record (``validate``)."""
+        return self.notation.parse(line, table_size, dealer, names)
+
+    def format_hand(self, record, table_size: int, names: Sequence[str] | None = None) -> str:
+        """The canonical notation line of ``record``: ``parse_hand`` of it scores exactly as
+        ``record``. Seats are 1-based numbers, or with ``names`` initials that read back."""
+        return self.notation.format(record, table_size, names)
+
+    def notation_examples(self) -> list[tuple[int, dict]]:
+        """``(table_size, record)`` of the example hands this ruleset accepts, for reference cards
+        and placeholders (the lines come from :meth:`format_hand`, never written twice)."""
+        return [(size, record) for size, record in self.notation_example_hands if not self.validate(record, size)]

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, SeatCard, ThreeHandedTables, _, catalogue
+from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, Ruleset, SeatCard, ThreeHandedTables, _, catalogue
 from .cardpoints import CardPointsError
 from .checks import HandCheck, is_int, whole_points
 
@@ -27,20 +27,20 @@ FAMILY_NORMAL = "normal"  # Trojka, Dvojko, Enojko: value + difference (§3)
 
 CONTRACTS = (
     # tarok-bled.md §2: key, name, value, family
-    Contract("klop", "Klop", None, "klop", vorhand_only=True, note=_("everyone for himself; forehand only")),
-    Contract("trojka", "Trojka", 10, FAMILY_NORMAL, vorhand_only=True, note=_("takes 3 talon cards; forehand only")),
-    Contract("dvojko", "Dvojko", 20, FAMILY_NORMAL, note=_("takes 2 talon cards")),
-    Contract("enojko", "Enojko", 30, FAMILY_NORMAL, note=_("takes 1 talon card")),
-    Contract("berac", "Berač", 70, "berac", note=_("take no trick; no talon")),
-    Contract("solo", "Solo", 80, "solo", note=_("without the talon; the talon counts for the defenders")),
+    Contract("klop", "Klop", None, "klop", vorhand_only=True, note=_("everyone for himself; forehand only"), code="k"),
+    Contract("trojka", "Trojka", 10, FAMILY_NORMAL, vorhand_only=True, note=_("takes 3 talon cards; forehand only"), code="t", aliases=('3',)),
+    Contract("dvojko", "Dvojko", 20, FAMILY_NORMAL, note=_("takes 2 talon cards"), code="d", aliases=('2',)),
+    Contract("enojko", "Enojko", 30, FAMILY_NORMAL, note=_("takes 1 talon card"), code="e", aliases=('1',)),
+    Contract("berac", "Berač", 70, "berac", note=_("take no trick; no talon"), code="b"),
+    Contract("solo", "Solo", 80, "solo", note=_("without the talon; the talon counts for the defenders"), code="s"),
 )
 
 BONUSES = (
     # tarok-bled.md §3: silent / announced values
-    Bonus("trula", "Trula", 10, 20, "material"),
-    Bonus("kralji", "Kralji", 10, 20, "material"),
-    Bonus("pagat_ultimo", "Pagat ultimo", 25, 50, "trick", can_fail_silently=True),
-    Bonus("valat", "Valat", 250, 500, "valat"),
+    Bonus("trula", "Trula", 10, 20, "material", code="tru"),
+    Bonus("kralji", "Kralji", 10, 20, "material", code="kr"),
+    Bonus("pagat_ultimo", "Pagat ultimo", 25, 50, "trick", can_fail_silently=True, code="pag"),
+    Bonus("valat", "Valat", 250, 500, "valat", code="val"),
 )
 
 # Seating by card (tournament-formats.md §2): the highest card deals first, the others follow in
@@ -58,6 +58,20 @@ KLOP_FULL = 35  # "If a player takes 35 or more points" (§4)
 KLOP_LIMIT = 70  # the −70 / +70 of a full or an empty player (§4; 140 under kontra)
 MAX_KONTRA = 4  # kontra, re, sub, mort (hand-record.md "kontra")
 RADELC_CONTRACTS = ("klop", "berac", "solo")  # §5
+
+# Example hands of the reference card, (table size, record): a Dvojko with kontra and the Mond
+# lost, a Trojka with a silent Trula and an announced Pagat ultimo, a Klop with kontra, a Berač
+# with rekontra and a manual row that still hands out radelci (a Solo).
+NOTATION_EXAMPLES = (
+    (3, {"dealer": 0, "contract": "dvojko", "declarer": 1, "declarer_points": 45, "kontra": 1, "mond_lost_by": 2}),
+    (3, {"dealer": 2, "contract": "trojka", "declarer": 0, "declarer_points": 38, "bonuses": [
+        {"bonus": "trula", "team": "declarer", "announced": False, "made": True},
+        {"bonus": "pagat_ultimo", "team": "declarer", "announced": True, "made": True},
+    ]}),
+    (3, {"dealer": 2, "contract": "klop", "card_points": {"0": 20, "1": 30, "2": 21}, "kontra_by": 2}),
+    (3, {"dealer": 0, "contract": "berac", "declarer": 2, "won": False, "kontra": 2}),
+    (3, {"dealer": 0, "outcome": "manual", "contract": "solo", "scores": [0, -160, 0]}),
+)
 
 
 def table_points(scores: Sequence[int]) -> list[Fraction]:
@@ -97,7 +111,7 @@ class Settlement(Breakdown):
     awards: bool = False
 
 
-class BledRuleset(ThreeHandedTables):
+class BledRuleset(ThreeHandedTables, Ruleset):
     """Validate and score Bled Slovenian Tarok hands (``tarok-bled.md``).
 
     Interface as :class:`variants.koenigrufen.KoenigrufenRuleset`; ``history`` matters here:
@@ -122,6 +136,7 @@ class BledRuleset(ThreeHandedTables):
     seat_card_set = SEAT_CARDS  # the dealer of a 4-table rests in every hand, Klop included (§1)
     bonuses = BONUSES
     contracts = CONTRACTS
+    notation_example_hands = NOTATION_EXAMPLES
     option_defaults = {
         "round_difference": False,
         "mond_penalty_20": False,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .base import Breakdown, Contract, InvalidHand, Problem, SeatCard, ThreeHandedTables, _, catalogue
+from .base import Breakdown, Contract, InvalidHand, Problem, Ruleset, SeatCard, ThreeHandedTables, _, catalogue
 from .cardpoints import CardPointsError
 from .checks import HandCheck, whole_points
 
@@ -19,19 +19,19 @@ FAMILY_CEGO = "cego"  # the Cego family: cego .. geiss, factor f, may be played 
 
 CONTRACTS = (
     # cego-ichenheim.md §2: key, name, factor f (Cego family), family
-    Contract("cego", "Cego", 1, FAMILY_CEGO, vorhand_only=True, note=_("Vorhand's compulsory game")),
-    Contract("eine", "Eine", 2, FAMILY_CEGO),
-    Contract("eine_leere", "Eine Leere", 3, FAMILY_CEGO),
-    Contract("zwei_leere", "Zwei Leere", 4, FAMILY_CEGO),
-    Contract("zwei_verschiedene", "Zwei Verschiedene", 5, FAMILY_CEGO),
-    Contract("geiss", "Geiß", 6, FAMILY_CEGO, note=_("Kleiner Mann")),
-    Contract("solo", "Solo", 1, "solo", note=_("own hand, factor 1 won or lost")),
-    Contract("ulti", "Ulti", 20, "ulti", note=_("own hand, last trick with Trock I")),
-    Contract("solodu", "Solodu", 64, "solodu", note=_("own hand, every trick (Drescher)")),
+    Contract("cego", "Cego", 1, FAMILY_CEGO, vorhand_only=True, note=_("Vorhand's compulsory game"), code="c"),
+    Contract("eine", "Eine", 2, FAMILY_CEGO, code="e"),
+    Contract("eine_leere", "Eine Leere", 3, FAMILY_CEGO, code="el"),
+    Contract("zwei_leere", "Zwei Leere", 4, FAMILY_CEGO, code="zl"),
+    Contract("zwei_verschiedene", "Zwei Verschiedene", 5, FAMILY_CEGO, code="zv"),
+    Contract("geiss", "Geiß", 6, FAMILY_CEGO, note=_("Kleiner Mann"), code="g"),
+    Contract("solo", "Solo", 1, "solo", note=_("own hand, factor 1 won or lost"), code="s"),
+    Contract("ulti", "Ulti", 20, "ulti", note=_("own hand, last trick with Trock I"), code="u"),
+    Contract("solodu", "Solodu", 64, "solodu", note=_("own hand, every trick (Drescher)"), code="sdu"),
     # Options, off by default (§2 Decision; SEED 17.4)
-    Contract("piccolo", "Piccolo", 10, "piccolo"),
-    Contract("bettel", "Bettel", 15, "bettel"),
-    Contract("raeuber", "Räuber", 5, "raeuber", vorhand_only=True, note=_("the player with most points pays")),
+    Contract("piccolo", "Piccolo", 10, "piccolo", code="p"),
+    Contract("bettel", "Bettel", 15, "bettel", code="b"),
+    Contract("raeuber", "Räuber", 5, "raeuber", vorhand_only=True, note=_("the player with most points pays"), code="rb"),
 )
 OPTION_CONTRACTS = {"piccolo": "piccolo", "bettel": "bettel", "raeuber": "raeuber"}
 
@@ -45,6 +45,16 @@ SEAT_CARDS = (
 )
 
 BUERGERMEISTER = 35  # loses with exactly 35 (§3)
+
+# Example hands of the reference card, (table size, record): Vorhand's Cego, an Eine Leere, an Eine
+# against a Solo, an Ulti and a manual row.
+NOTATION_EXAMPLES = (
+    (3, {"dealer": 2, "contract": "cego", "declarer": 0, "declarer_points": 40}),
+    (3, {"dealer": 0, "contract": "eine_leere", "declarer": 1, "declarer_points": 48}),
+    (3, {"dealer": 0, "contract": "eine", "declarer": 2, "declarer_points": 30, "against_solo": True}),
+    (3, {"dealer": 1, "contract": "ulti", "declarer": 0, "won": True}),
+    (3, {"dealer": 0, "outcome": "manual", "scores": [4, -2, -2]}),
+)
 
 
 def base_value(points: int) -> int:
@@ -67,7 +77,7 @@ class Settlement(Breakdown):
     row: tuple[int, ...] = ()
 
 
-class CegoRuleset(ThreeHandedTables):
+class CegoRuleset(ThreeHandedTables, Ruleset):
     """Validate and score Ichenheim Cego hands (``cego-ichenheim.md``).
 
     ``options``: ``piccolo``, ``bettel``, ``raeuber`` enable those contracts (off by default).
@@ -92,6 +102,7 @@ class CegoRuleset(ThreeHandedTables):
     seat_card_set = SEAT_CARDS  # the sitting-out dealer of a 4-table still pays and receives (§1)
     tiebreaks = ("card_draw",)  # §4: equal rank, then a card draw recorded by the director
     option_defaults = {"piccolo": False, "bettel": False, "raeuber": False}
+    notation_example_hands = NOTATION_EXAMPLES
 
     def __init__(self, editions: Sequence[str] = (), options: Mapping | None = None):
         self.options = {**self.option_defaults, **(options or {})}

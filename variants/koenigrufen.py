@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, SeatCard, _, catalogue
+from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, Ruleset, SeatCard, _, catalogue
 from .checks import HandCheck, is_int
 from .cardpoints import WHOLE_PACK_THIRDS, CardPointsError, format_thirds, parse_thirds
 
@@ -34,6 +34,24 @@ SEAT_CARDS = (
     SeatCard("karo", "Karo-König"),
     SeatCard("pik", "Pik-König"),
     SeatCard("kreuz", "Kreuz-König"),
+)
+
+
+def _made(bonus: str, team: str = "declarer", announced: bool = False) -> dict:
+    return {"bonus": bonus, "team": team, "announced": announced, "made": True}
+
+
+# Example hands of the reference card, (table size, record): a Dreier with a Pagat announced, a
+# lost Rufer with the opponents' silent Uhu, a Trischaken to the Blatt, a Piccolo, a Renonce, a
+# manual row and a struck hand. Each edition shows those it accepts.
+NOTATION_EXAMPLES = (
+    (4, {"dealer": 0, "contract": "dreier", "declarer": 1, "won": True, "bonuses": [_made("pagat", announced=True)]}),
+    (4, {"dealer": 3, "contract": "rufer", "declarer": 0, "partner": 2, "won": False, "bonuses": [_made("uhu", "opponents")]}),
+    (4, {"dealer": 3, "contract": "trischaken", "card_points": {"0": "30/0", "1": "20/0", "2": "12/1", "3": "7/2"}}),
+    (4, {"dealer": 1, "contract": "piccolo", "declarer": 2, "won": True}),
+    (4, {"dealer": 2, "contract": "dreier", "declarer": 0, "revoke": 1}),
+    (4, {"dealer": 0, "outcome": "manual", "scores": [5, -15, 5, 5]}),
+    (4, {"dealer": 0, "outcome": "struck"}),
 )
 
 
@@ -94,7 +112,7 @@ class Edition:
     notes: tuple[str, ...] = field(default=())
 
 
-class KoenigrufenRuleset:
+class KoenigrufenRuleset(Ruleset):
     """Validate and score Königrufen hands under one :class:`Edition`.
 
     ``options``: ``failed_silent_birds_count`` (default ``True``, ``koenigrufen.md`` §1 Decision):
@@ -113,7 +131,9 @@ class KoenigrufenRuleset:
     max_other_tables = None
     zero_sum = True
     sitting_out_pays = False  # the sitting-out dealer of a 5-table scores 0 (§1 "Table")
+    uses_blatt = True  # card points to the Blatt, "P/B" (hand-record.md "Card points")
     option_defaults = {"failed_silent_birds_count": True}
+    notation_example_hands = NOTATION_EXAMPLES
 
     def __init__(self, spec: Edition, editions: Sequence[str] = (), options: Mapping | None = None):
         self.spec = spec
@@ -695,34 +715,34 @@ TIROL_2019 = Edition(
     source="Tiroler Cupregeln 2019/20 (koenigrufen.md §1, §4)",
     contracts=(
         # koenigrufen.md §4 table, bidding order ascending
-        Contract("rufer", "Rufer", 1, "king_call", vorhand_only=True),
-        Contract("trischaken", "Trischaken", None, "trischaken", vorhand_only=True),
-        Contract("piccolo", "Piccolo", 2, "negative"),
-        Contract("solorufer", "Solorufer", 2, "king_call", solo=True),
-        Contract("besserrufer", "Besserrufer", 1, "king_call", bird="any"),
-        Contract("bettler", "Bettler", 4, "negative"),
-        Contract("sechserdreier", "Sechserdreier", 4, "dreier", vorhand_only=True, lost_factor=2),
-        Contract("farbendreier", "Farbendreier", 5, "colour"),
-        Contract("dreier", "Dreier", 5, "dreier"),
-        Contract("zwiccolo_ouvert", "Zwiccolo ouvert", 8, "negative"),
-        Contract("piccolo_ouvert", "Piccolo ouvert", 8, "negative"),
-        Contract("bettler_ouvert", "Bettel ouvert", 8, "negative"),
-        Contract("farbensolo", "Farbensolo", 10, "colour", solo=True),
-        Contract("solodreier", "Solodreier", 10, "dreier", solo=True),
+        Contract("rufer", "Rufer", 1, "king_call", vorhand_only=True, code="r"),
+        Contract("trischaken", "Trischaken", None, "trischaken", vorhand_only=True, code="t"),
+        Contract("piccolo", "Piccolo", 2, "negative", code="p"),
+        Contract("solorufer", "Solorufer", 2, "king_call", solo=True, code="sr"),
+        Contract("besserrufer", "Besserrufer", 1, "king_call", bird="any", code="br"),
+        Contract("bettler", "Bettler", 4, "negative", code="b"),
+        Contract("sechserdreier", "Sechserdreier", 4, "dreier", vorhand_only=True, lost_factor=2, code="6"),
+        Contract("farbendreier", "Farbendreier", 5, "colour", code="fd"),
+        Contract("dreier", "Dreier", 5, "dreier", code="d"),
+        Contract("zwiccolo_ouvert", "Zwiccolo ouvert", 8, "negative", code="zo"),
+        Contract("piccolo_ouvert", "Piccolo ouvert", 8, "negative", code="po"),
+        Contract("bettler_ouvert", "Bettel ouvert", 8, "negative", code="bo"),
+        Contract("farbensolo", "Farbensolo", 10, "colour", solo=True, code="fs"),
+        Contract("solodreier", "Solodreier", 10, "dreier", solo=True, code="sd"),
     ),
     bonuses=(
         # koenigrufen.md §4 "Bonuses (silent / announced)"
-        Bonus("pagat", "Pagat", 1, 2, "trick", can_fail_silently=True),
-        Bonus("uhu", "Uhu", 2, 4, "trick", can_fail_silently=True),
-        Bonus("kakadu", "Kakadu", 3, 6, "trick", can_fail_silently=True),
-        Bonus("quapil", "Quapil", 4, 8, "trick", can_fail_silently=True),
-        Bonus("koenig_ultimo", "König ultimo", 1, 2, "trick", can_fail_silently=True),
-        Bonus("mondfang", "Mondfang", 1, 2, "trick"),
-        Bonus("vier_koenige", "Vier Könige", 1, 2, "material"),
-        Bonus("trull", "Trull", 1, 2, "material"),
-        Bonus("sack1", "1. Sack", None, 2, "material"),
-        Bonus("sack2", "2. Sack", None, 2, "material"),
-        Bonus("valat", "Valat", 10, 20, "valat"),
+        Bonus("pagat", "Pagat", 1, 2, "trick", can_fail_silently=True, code="pag"),
+        Bonus("uhu", "Uhu", 2, 4, "trick", can_fail_silently=True, code="uhu"),
+        Bonus("kakadu", "Kakadu", 3, 6, "trick", can_fail_silently=True, code="kak"),
+        Bonus("quapil", "Quapil", 4, 8, "trick", can_fail_silently=True, code="qua"),
+        Bonus("koenig_ultimo", "König ultimo", 1, 2, "trick", can_fail_silently=True, code="ku"),
+        Bonus("mondfang", "Mondfang", 1, 2, "trick", code="mf"),
+        Bonus("vier_koenige", "Vier Könige", 1, 2, "material", code="vk"),
+        Bonus("trull", "Trull", 1, 2, "material", code="tru"),
+        Bonus("sack1", "1. Sack", None, 2, "material", code="s1"),
+        Bonus("sack2", "2. Sack", None, 2, "material", code="s2"),
+        Bonus("valat", "Valat", 10, 20, "valat", code="val"),
     ),
     family_bonuses={
         "king_call": _ALL_BONUSES_KING,
@@ -754,13 +774,13 @@ _WTC_FAMILIES = {
 def _wtc_bonuses(valat: Bonus) -> tuple[Bonus, ...]:
     """The WTC bonus table (``koenigrufen.md`` §2: no Mondfang, no Säcke) with its Valat."""
     return (
-        Bonus("pagat", "Pagat", 1, 2, "trick", can_fail_silently=True),
-        Bonus("uhu", "Uhu", 2, 4, "trick", can_fail_silently=True),
-        Bonus("kakadu", "Kakadu", 3, 6, "trick", can_fail_silently=True),
-        Bonus("quapil", "Quapil", 4, 8, "trick", can_fail_silently=True),
-        Bonus("koenig_ultimo", "König ultimo", 1, 2, "trick", can_fail_silently=True),
-        Bonus("vier_koenige", "Vier Könige", 1, 2, "material"),
-        Bonus("trull", "Trull", 1, 2, "material"),
+        Bonus("pagat", "Pagat", 1, 2, "trick", can_fail_silently=True, code="pag"),
+        Bonus("uhu", "Uhu", 2, 4, "trick", can_fail_silently=True, code="uhu"),
+        Bonus("kakadu", "Kakadu", 3, 6, "trick", can_fail_silently=True, code="kak"),
+        Bonus("quapil", "Quapil", 4, 8, "trick", can_fail_silently=True, code="qua"),
+        Bonus("koenig_ultimo", "König ultimo", 1, 2, "trick", can_fail_silently=True, code="ku"),
+        Bonus("vier_koenige", "Vier Könige", 1, 2, "material", code="vk"),
+        Bonus("trull", "Trull", 1, 2, "material", code="tru"),
         valat,
     )
 
@@ -772,26 +792,26 @@ WTC_2020 = Edition(
     source="WTC Tarife und Regeln 2020 (koenigrufen.md §1, §2)",
     contracts=(
         # koenigrufen.md §2 table, bidding order ascending
-        Contract("rufer", "Rufer", 1, "king_call", vorhand_only=True),
-        Contract("trischaken", "Trischaken", None, "trischaken", vorhand_only=True),
-        Contract("piccolo", "Piccolo", 2, "negative"),
-        Contract("zwiccolo", "Zwiccolo", 2, "negative"),
-        Contract("solorufer", "Solorufer", 2, "king_call", solo=True),
-        Contract("pagatrufer", "Pagatrufer", 1, "king_call", bird="pagat"),
-        Contract("bettler", "Bettler", 4, "negative"),
-        Contract("sechserdreier", "Sechserdreier", 4, "dreier", vorhand_only=True, lost_factor=2),
-        Contract("uhurufer", "Uhurufer", 1, "king_call", bird="uhu"),
-        Contract("farbendreier", "Farbendreier", 5, "colour"),
-        Contract("dreier", "Dreier", 5, "dreier"),
-        Contract("piccolo_ouvert", "Piccolo ouvert", 6, "negative"),
-        Contract("zwiccolo_ouvert", "Zwiccolo ouvert", 6, "negative"),
-        Contract("kakadurufer", "Kakadurufer", 1, "king_call", bird="kakadu"),
-        Contract("bettler_ouvert", "Bettler ouvert", 8, "negative"),
-        Contract("quapilrufer", "Quapilrufer", 1, "king_call", bird="quapil"),
-        Contract("farbensolo", "Farbensolo", 10, "colour", solo=True),
-        Contract("solodreier", "Solodreier", 10, "dreier", solo=True),
+        Contract("rufer", "Rufer", 1, "king_call", vorhand_only=True, code="r"),
+        Contract("trischaken", "Trischaken", None, "trischaken", vorhand_only=True, code="t"),
+        Contract("piccolo", "Piccolo", 2, "negative", code="p"),
+        Contract("zwiccolo", "Zwiccolo", 2, "negative", code="z"),
+        Contract("solorufer", "Solorufer", 2, "king_call", solo=True, code="sr"),
+        Contract("pagatrufer", "Pagatrufer", 1, "king_call", bird="pagat", code="pr"),
+        Contract("bettler", "Bettler", 4, "negative", code="b"),
+        Contract("sechserdreier", "Sechserdreier", 4, "dreier", vorhand_only=True, lost_factor=2, code="6"),
+        Contract("uhurufer", "Uhurufer", 1, "king_call", bird="uhu", code="ur"),
+        Contract("farbendreier", "Farbendreier", 5, "colour", code="fd"),
+        Contract("dreier", "Dreier", 5, "dreier", code="d"),
+        Contract("piccolo_ouvert", "Piccolo ouvert", 6, "negative", code="po"),
+        Contract("zwiccolo_ouvert", "Zwiccolo ouvert", 6, "negative", code="zo"),
+        Contract("kakadurufer", "Kakadurufer", 1, "king_call", bird="kakadu", code="kr"),
+        Contract("bettler_ouvert", "Bettler ouvert", 8, "negative", code="bo"),
+        Contract("quapilrufer", "Quapilrufer", 1, "king_call", bird="quapil", code="qr"),
+        Contract("farbensolo", "Farbensolo", 10, "colour", solo=True, code="fs"),
+        Contract("solodreier", "Solodreier", 10, "dreier", solo=True, code="sd"),
     ),
-    bonuses=_wtc_bonuses(Bonus("valat", "Valat", 10, 20, "valat")),
+    bonuses=_wtc_bonuses(Bonus("valat", "Valat", 10, 20, "valat", code="val")),
     family_bonuses=_WTC_FAMILIES,
     # §2.1: a made Valat absorbs the silent Trull and silent Vier Könige; announced ones count
     valat_absorbs=("trull", "vier_koenige"),
@@ -809,25 +829,25 @@ WTC_2009 = Edition(
     source="Dummett & McLeod, supplement 18.10 (koenigrufen.md §1, §3)",
     contracts=(
         # koenigrufen.md §3 table
-        Contract("rufer", "Rufer", 1, "king_call", vorhand_only=True),
-        Contract("trischaken", "Trischaken", None, "trischaken", vorhand_only=True),
-        Contract("sechserdreier", "Sechserdreier", 5, "dreier", vorhand_only=True, lost_factor=2),
-        Contract("piccolo", "Piccolo", 2, "negative"),
-        Contract("solorufer", "Solorufer", 2, "king_call", solo=True),
-        Contract("pagatrufer", "Pagatrufer", 1, "king_call", bird="pagat"),
-        Contract("bettler", "Bettler", 4, "negative"),
-        Contract("uhurufer", "Uhurufer", 1, "king_call", bird="uhu"),
-        Contract("farbendreier", "Farbendreier", 5, "colour"),
-        Contract("dreier", "Dreier", 5, "dreier"),
-        Contract("piccolo_ouvert", "Piccolo ouvert", 6, "negative"),
-        Contract("kakadurufer", "Kakadurufer", 1, "king_call", bird="kakadu"),
-        Contract("bettler_ouvert", "Bettler ouvert", 8, "negative"),
-        Contract("quapilrufer", "Quapilrufer", 1, "king_call", bird="quapil"),
-        Contract("farbensolo", "Farbensolo", 10, "colour", solo=True),
-        Contract("solodreier", "Solodreier", 10, "dreier", solo=True),
+        Contract("rufer", "Rufer", 1, "king_call", vorhand_only=True, code="r"),
+        Contract("trischaken", "Trischaken", None, "trischaken", vorhand_only=True, code="t"),
+        Contract("sechserdreier", "Sechserdreier", 5, "dreier", vorhand_only=True, lost_factor=2, code="6"),
+        Contract("piccolo", "Piccolo", 2, "negative", code="p"),
+        Contract("solorufer", "Solorufer", 2, "king_call", solo=True, code="sr"),
+        Contract("pagatrufer", "Pagatrufer", 1, "king_call", bird="pagat", code="pr"),
+        Contract("bettler", "Bettler", 4, "negative", code="b"),
+        Contract("uhurufer", "Uhurufer", 1, "king_call", bird="uhu", code="ur"),
+        Contract("farbendreier", "Farbendreier", 5, "colour", code="fd"),
+        Contract("dreier", "Dreier", 5, "dreier", code="d"),
+        Contract("piccolo_ouvert", "Piccolo ouvert", 6, "negative", code="po"),
+        Contract("kakadurufer", "Kakadurufer", 1, "king_call", bird="kakadu", code="kr"),
+        Contract("bettler_ouvert", "Bettler ouvert", 8, "negative", code="bo"),
+        Contract("quapilrufer", "Quapilrufer", 1, "king_call", bird="quapil", code="qr"),
+        Contract("farbensolo", "Farbensolo", 10, "colour", solo=True, code="fs"),
+        Contract("solodreier", "Solodreier", 10, "dreier", solo=True, code="sd"),
     ),
     # §3: "Valat ×8/×4" of the game value, replacing the game post
-    bonuses=_wtc_bonuses(Bonus("valat", "Valat", 4, 8, "valat", multiplier=True)),
+    bonuses=_wtc_bonuses(Bonus("valat", "Valat", 4, 8, "valat", multiplier=True, code="val")),
     family_bonuses=_WTC_FAMILIES,
     # §3: "the score for Valat supersedes the game, Four Kings and Trull, but not birds"; announced
     # Trull and Vier Könige still score (the cup's 2019/20 text)

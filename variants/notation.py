@@ -1,0 +1,621 @@
+"""The hand notation: one line of text per hand, parsed strictly and printed canonically.
+
+What SAN is to chess (``conventions.md``, "A notation for hands"): every ruleset reads and writes a
+hand as one line, ``parse_hand`` turns a line into a hand record (``hand-record.md``) and
+``format_hand`` turns a record into its canonical line, so that the line of a record scores exactly
+as the record. Parsing is strict: every token is used or refused with a message that names it —
+unknown, not allowed in the contract, repeated, contradictory, out of range or with no place left.
+Nothing typed is ever ignored.
+
+The grammar is the same for every ruleset; what a ruleset offers comes from its catalogue: its
+contract and bonus codes (``Contract.code``, ``Bonus.code``), the record fields each contract uses
+(``fields(contract)``), the bonuses it allows, whether card points carry Blatt (``uses_blatt``) and
+which seats play a hand (``active_seats``). Tokens are separated by spaces; case does not matter::
+
+    line    := (played | manual | struck) ["#" note]
+    played  := CONTRACT token*            "d 2 + pag!", "r 1 3 -", "el 2 48", "t 30 20 12 8"
+    manual  := "=" [CONTRACT] SCORE × n   "= 5 -15 5 5"; Bled "=b 0 -140 0" names the contract
+    struck  := "--"                       "-- # cards misdealt"
+
+After the contract, in any order:
+
+=====================  ===========================================================================
+``2``, ``anna``, ``ab``  a seat: 1-based number, or (with ``names``) a name prefix or the initials;
+                       seats fill the declarer, then the partner (king calls)
+``48``, ``35/2``       card points once the seats are given: the declarer's (Cego, Bled), or every
+                       active player's in seat order (Trischaken, Klop, Räuber); ``P/B`` with Blatt
+                       where the ruleset counts it (Königrufen)
+``+`` / ``-``          won / lost
+``x``                  conceded (schleifen)
+``gs``                 played against a Solo (Gegensolo)
+``k re sub mort``      the kontra level on the game (kontra, rekontra, subkontra, mortkontra)
+``k2`` ``m2`` ``r2``   kontra said by seat 2 (Klop), Mond captured from seat 2, Renonce by seat 2;
+                       ``m:anna`` names the seat by player
+``pag`` ``/pag!-``     a bonus by its code: ``/`` the opponents', ``!`` announced (``!k``, ``!re``
+                       … with its own kontra), ``-`` failed; plain: silent, declarer's team, made
+=====================  ===========================================================================
+
+**Clashes, resolved by position and shape** (``hand-record.md`` keeps the codes directors know):
+the first token is always the contract, so Bled's ``k`` first is Klop, later the kontra; ``k2``
+(a digit follows) is who said kontra, ``kr`` is Kralji; Königrufen's ``r`` first is the Rufer,
+``r3`` later the Renonce. A code always wins over a player's name: name such a player by his seat
+number or by more letters. Names need two letters at least.
+
+Pure Python, no Django. Messages are :class:`~variants.base.Problem` in English, marked for
+translation; parameters ending in ``token`` or ``names`` are shown as typed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .base import InvalidHand, Problem, _
+from .cardpoints import WHOLE_PACK_THIRDS, format_thirds
+
+STRUCK = "--"
+MANUAL = "="
+NOTE = "#"
+WON, LOST = "+", "-"
+CONCEDED = "x"
+AGAINST_SOLO = "gs"
+OPPONENTS = "/"
+ANNOUNCED = "!"
+FAILED = "-"
+# Kontra levels (hand-record.md "kontra"): the short codes first, the game's words as aliases.
+KONTRA_CODES = ("", "k", "re", "sub", "mort")
+KONTRA_LEVELS = {
+    **{code: level for level, code in enumerate(KONTRA_CODES) if code},
+    "kontra": 1, "rekontra": 2, "subkontra": 3, "mortkontra": 4,
+}
+# A letter and a seat: who said kontra in Klop, whose Mond was captured, who revoked.
+SEAT_MARKS = {"k": "kontra_by", "m": "mond_lost_by", "r": "revoke"}
+_SEAT_MARK = re.compile(r"^([kmr])(?::(.+)|(\d+))$")
+_NUMBER = re.compile(r"^(\d+)(?:/(\d+))?$")
+_SCORE = re.compile(r"^[+-]?\d+$")
+# Dashes that phones and word processors put in place of "-": minus sign, figure dash, en dash,
+# small and fullwidth hyphen-minus.
+_DASHES = str.maketrans({"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"})
+MIN_NAME = 2  # a player is named by two letters at least; one letter is a code
+MAX_SCORE = 9999  # one hand's score either way, as on the hand form's manual row
+MAX_POINTS = WHOLE_PACK_THIRDS // 3
+
+
+def fold(text: str) -> str:
+    """``text`` for comparing: case-folded, accents removed ("Šimić" -> "simic")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def initials(name: str) -> str:
+    """The folded initials of a name: "Hans-Peter Falk" -> "hpf"."""
+    return "".join(word[0] for word in re.split(r"[\s\-]+", fold(name)) if word)
+
+
+def matches(low: str, names: Sequence[str]) -> list[int]:
+    """Seats (0-based) whose player's initials are ``low`` (folded) or whose name, or a word of
+    it, starts with ``low``."""
+    hits = []
+    for seat, name in enumerate(names):
+        folded = fold(name)
+        words = [w for w in re.split(r"[\s\-]+", folded) if w]
+        if initials(name) == low or folded.startswith(low) or any(w.startswith(low) for w in words):
+            hits.append(seat)
+    return hits
+
+
+@dataclass
+class _Token:
+    text: str  # as typed (dashes normalised)
+    low: str  # folded
+
+
+@dataclass
+class _Parse:
+    """The state of one parse: what each token said, and the problems found."""
+
+    rs: object
+    size: int
+    dealer: int
+    names: Sequence[str] | None
+    contract: object = None
+    fields: frozenset = frozenset()
+    problems: list = field(default_factory=list)
+    seats: list = field(default_factory=list)  # (token, seat) for declarer, partner
+    points: list = field(default_factory=list)  # (token, value) in slot order
+    won: tuple | None = None  # (token, bool)
+    flags: dict = field(default_factory=dict)  # "conceded" / "against_solo" -> token
+    kontra: tuple | None = None  # (token, level)
+    marks: dict = field(default_factory=dict)  # field -> (token, seat)
+    bonuses: dict = field(default_factory=dict)  # key -> (token, entry)
+
+    def add(self, msgid: str, **params) -> None:
+        self.problems.append(Problem(msgid, **params))
+
+
+class Notation:
+    """Parse and print the hand notation of one ruleset (see the module docstring).
+
+    ``rs`` is a ruleset object: ``label``, ``contracts`` (with ``code`` and ``aliases``),
+    ``contract(key)``, ``bonuses`` (with ``code``), ``allowed_bonuses(key)``, ``fields(contract)``,
+    ``active_seats(dealer, n)``, ``uses_blatt`` and ``uses_history``.
+    """
+
+    def __init__(self, rs):
+        self.rs = rs
+        self.contract_codes: dict[str, object] = {}
+        for c in rs.contracts:
+            for code in (c.code, *c.aliases, c.key):
+                if code:
+                    self.contract_codes.setdefault(fold(code), c)
+        self.bonus_codes = {fold(code): b for b in rs.bonuses for code in (b.code, b.key) if code}
+        self.features = frozenset().union(*(rs.fields(c) for c in rs.contracts))
+
+    # ------------------------------------------------------------------------------- parsing
+
+    def parse(self, line: str, table_size: int, dealer: int, names: Sequence[str] | None = None) -> dict:
+        """The hand record of ``line`` for ``dealer`` at a table of ``table_size`` seats, checked
+        by the ruleset; ``names``: the players in seat order, so seats may be named. Raises
+        :class:`~variants.base.InvalidHand` naming every token it cannot use, then the ruleset's
+        own problems with the record."""
+        if not isinstance(line, str):
+            raise InvalidHand([Problem(_("A hand in notation is a line of text."))])
+        text, note = self._split_note(line.translate(_DASHES))
+        tokens = [_Token(t, fold(t)) for t in text.split()]
+        p = _Parse(self.rs, table_size, dealer, list(names) if names is not None else None)
+        if note is not None and not note:
+            p.add(_("“#” must be followed by the note."))
+        if not tokens:
+            p.add(_("Type a hand: its contract code first, e.g. “%(example_token)s”."), example_token=self.example())
+            raise InvalidHand(p.problems)
+        first = tokens[0]
+        if first.low == STRUCK:
+            record = self._struck(p, tokens[1:])
+        elif first.low.startswith(MANUAL):
+            record = self._manual(p, first, tokens[1:])
+        else:
+            record = self._played(p, first, tokens[1:])
+        if p.problems:
+            raise InvalidHand(p.problems)
+        if note:
+            record["note"] = note
+        problems = self.rs.validate(record, table_size)
+        if problems:
+            raise InvalidHand(problems)
+        return record
+
+    @staticmethod
+    def _split_note(line: str) -> tuple[str, str | None]:
+        if NOTE not in line:
+            return line, None
+        text, note = line.split(NOTE, 1)
+        return text, note.strip()
+
+    def _struck(self, p: _Parse, rest: list[_Token]) -> dict:
+        for t in rest:
+            p.add(_("“%(token)s”: a struck hand carries nothing but a note (# …)."), token=t.text)
+        return {"dealer": p.dealer, "outcome": "struck"}
+
+    def _manual(self, p: _Parse, first: _Token, rest: list[_Token]) -> dict:
+        record: dict = {"dealer": p.dealer, "outcome": "manual"}
+        glued = first.text[len(MANUAL):]
+        words = list(rest)
+        if glued and _SCORE.match(glued):
+            words.insert(0, _Token(glued, glued))  # "=5 -15 5 5": the first score
+        elif glued:
+            contract = self._contract(p, _Token(glued, fold(glued)))
+            if contract is not None:
+                if self.rs.uses_history:
+                    record["contract"] = contract.key
+                else:
+                    p.add(
+                        _("“%(token)s”: a manual row names no contract in %(ruleset)s, it only counts its numbers."),
+                        token=first.text,
+                        ruleset=self.rs.label,
+                    )
+        scores = []
+        for t in words:
+            if not _SCORE.match(t.text):
+                p.add(_("“%(token)s” is not a whole number: a manual row is the scores of every seat."), token=t.text)
+            elif abs(int(t.text)) > MAX_SCORE:
+                p.add(_("“%(token)s” is too large for one hand (at most %(max)s either way)."), token=t.text, max=MAX_SCORE)
+            else:
+                scores.append(int(t.text))
+        if not p.problems and len(scores) != p.size:
+            p.add(
+                _("A manual row needs %(size)s numbers, one per seat, not %(count)s."),
+                size=p.size,
+                count=len(scores),
+            )
+        record["scores"] = scores
+        return record
+
+    def _contract(self, p: _Parse, t: _Token):
+        """The contract a token names: its code, an alias, its key, or a unique start of its name."""
+        contract = self.contract_codes.get(t.low)
+        if contract is not None:
+            return contract
+        starts = [c for c in self.rs.contracts if len(t.low) >= MIN_NAME and fold(c.name).replace(" ", "").startswith(t.low)]
+        if len(starts) == 1:
+            return starts[0]
+        if starts:
+            p.add(
+                _("“%(token)s” could be %(names)s: type its code."),
+                token=t.text,
+                names=" / ".join(f"{c.name} ({c.code})" for c in starts),
+            )
+        else:
+            p.add(
+                _("“%(token)s” is not a contract of %(ruleset)s: start with one of %(names)s."),
+                token=t.text,
+                ruleset=self.rs.label,
+                names=", ".join(c.code for c in self.rs.contracts),
+            )
+        return None
+
+    def _played(self, p: _Parse, first: _Token, rest: list[_Token]) -> dict:
+        contract = self._contract(p, first)
+        if contract is None:
+            return {}
+        p.contract = contract
+        p.fields = frozenset(self.rs.fields(contract))
+        slots = self._slots(p)
+        for t in rest:
+            self._token(p, t, slots)
+        self._unused_beside_revoke_or_concession(p)
+        return self._record(p)
+
+    def _slots(self, p: _Parse) -> list[str]:
+        """What numbers fill, in order: seat slots, then card points."""
+        slots = [s for s in ("declarer", "partner") if s in p.fields]
+        if "declarer_points" in p.fields:
+            slots.append("declarer_points")
+        elif "card_points" in p.fields:
+            slots += [f"points:{seat}" for seat in sorted(self.rs.active_seats(p.dealer, p.size))]
+        return slots
+
+    def _token(self, p: _Parse, t: _Token, slots: list[str]) -> None:
+        low, c = t.low, p.contract
+        if low in (WON, LOST):
+            if not p.fields & {"won", "declarer_points"}:
+                return self._not_allowed(p, t)
+            if p.won is not None:
+                return self._twice(p, t, p.won[0])
+            p.won = (t, low == WON)
+        elif low in (CONCEDED, AGAINST_SOLO):
+            name = "conceded" if low == CONCEDED else "against_solo"
+            if name not in p.fields:
+                return self._not_allowed(p, t, name)
+            if name in p.flags:
+                return self._twice(p, t, p.flags[name])
+            p.flags[name] = t
+        elif low in KONTRA_LEVELS:
+            if "kontra" not in p.fields and "kontra_by" in p.fields:
+                p.add(_("“%(token)s”: in a %(contract)s write who said kontra, e.g. k2."), token=t.text, contract=c.name)
+                return None
+            if "kontra" not in p.fields:
+                return self._not_allowed(p, t, "kontra")
+            if p.kontra is not None:
+                return self._twice(p, t, p.kontra[0])
+            p.kontra = (t, KONTRA_LEVELS[low])
+        elif (mark := _SEAT_MARK.match(low)) and SEAT_MARKS[mark.group(1)] in self.features:
+            name = SEAT_MARKS[mark.group(1)]
+            if name not in p.fields:
+                return self._not_allowed(p, t, name)
+            seat = self._seat(p, t, mark.group(3) or t.text.split(":", 1)[1], number_only=mark.group(3) is not None)
+            if seat is None:
+                return None
+            if name in p.marks:
+                return self._twice(p, t, p.marks[name][0])
+            p.marks[name] = (t, seat)
+        elif (bonus := self._bonus_token(t)) is not None:
+            self._bonus(p, t, *bonus)
+        elif _NUMBER.match(low):
+            self._number(p, t, slots)
+        elif p.names is not None and len(low) >= MIN_NAME and matches(low, p.names):
+            seat_slots = [s for s in slots if s in ("declarer", "partner")]
+            if not seat_slots:
+                p.add(_("“%(token)s”: a %(contract)s names no declarer."), token=t.text, contract=c.name)
+            elif len(p.seats) >= len(seat_slots):
+                p.add(_("“%(token)s” is one player too many for a %(contract)s."), token=t.text, contract=c.name)
+            else:
+                p.seats.append((t, self._seat(p, t, t.text)))
+        else:
+            self._unknown(p, t)
+        return None
+
+    def _bonus_token(self, t: _Token):
+        """``(bonus, team, announced, kontra token, made)`` if ``t`` is a bonus token, else None."""
+        body = t.low
+        team = "declarer"
+        if body.startswith(OPPONENTS):
+            team, body = "opponents", body[1:]
+        made = True
+        if body.endswith(FAILED) and len(body) > 1:
+            made, body = False, body[:-1]
+        announced, level = False, ""
+        if ANNOUNCED in body:
+            body, level = body.split(ANNOUNCED, 1)
+            announced = True
+        bonus = self.bonus_codes.get(body)
+        if bonus is None:
+            return None
+        return bonus, team, announced, level, made
+
+    def _bonus(self, p: _Parse, t: _Token, bonus, team: str, announced: bool, level: str, made: bool) -> None:
+        allowed = {b.key for b in self.rs.allowed_bonuses(p.contract.key)}
+        if bonus.key not in allowed:
+            p.add(_("“%(token)s”: %(bonus)s is not allowed in a %(contract)s."), token=t.text, bonus=bonus.name, contract=p.contract.name)
+            return
+        entry = {"bonus": bonus.key, "team": team, "announced": announced, "made": made}
+        if level:
+            if level not in KONTRA_LEVELS:
+                p.add(_("“%(token)s”: after “!” comes a kontra level (k, re, sub, mort) or nothing."), token=t.text)
+                return
+            if "kontra" not in p.fields:
+                p.add(_("“%(token)s”: a kontra on a bonus is not recorded in %(ruleset)s."), token=t.text, ruleset=self.rs.label)
+                return
+            entry["kontra"] = KONTRA_LEVELS[level]
+        if bonus.key in p.bonuses:
+            other = p.bonuses[bonus.key][0]
+            if other.low == t.low:
+                self._twice(p, t, other)
+            else:
+                p.add(
+                    _("“%(other_token)s” and “%(token)s” both record the %(bonus)s: a bonus is entered once."),
+                    other_token=other.text,
+                    token=t.text,
+                    bonus=bonus.name,
+                )
+            return
+        p.bonuses[bonus.key] = (t, entry)
+
+    def _number(self, p: _Parse, t: _Token, slots: list[str]) -> None:
+        filled = len(p.seats) + len(p.points)
+        if filled >= len(slots):
+            p.add(_("“%(token)s” is one number too many for a %(contract)s."), token=t.text, contract=p.contract.name)
+            return
+        slot = slots[filled]
+        if slot in ("declarer", "partner"):
+            seat = None
+            if "/" in t.low:
+                p.add(_("“%(token)s” is not a seat: seats are numbered 1 to %(size)s."), token=t.text, size=p.size)
+            else:
+                seat = self._seat(p, t, t.text, number_only=True)
+            if seat is not None:
+                p.seats.append((t, seat))
+            else:
+                p.seats.append((t, None))  # keeps its place: the next number is not read as a seat
+            return
+        value = self._points(p, t)
+        p.points.append((t, value))
+
+    def _points(self, p: _Parse, t: _Token):
+        """Card points from a number token: whole points, or thirds where the ruleset counts Blatt."""
+        match = _NUMBER.match(t.low)
+        points, blatt = int(match.group(1)), match.group(2)
+        if blatt is not None and not self.rs.uses_blatt:
+            p.add(_("“%(token)s”: %(ruleset)s counts whole card points (no Blatt)."), token=t.text, ruleset=self.rs.label)
+            return None
+        if blatt is not None and int(blatt) > 2:
+            p.add(_("“%(token)s”: the Blatt after “/” is 0, 1 or 2."), token=t.text)
+            return None
+        thirds = 3 * points + int(blatt or 0)
+        if thirds > WHOLE_PACK_THIRDS:
+            p.add(_("“%(token)s” is more than %(max)s card points."), token=t.text, max=MAX_POINTS)
+            return None
+        return format_thirds(thirds) if self.rs.uses_blatt else points
+
+    def _seat(self, p: _Parse, t: _Token, ref: str, number_only: bool = False) -> int | None:
+        """The seat ``ref`` names: a number 1..n, or (with names) a player; None with a problem."""
+        if number_only or ref.isdigit():
+            number = int(ref)
+            if not 1 <= number <= p.size:
+                p.add(
+                    _("“%(token)s”: there is no seat %(number)s at a table of %(size)s."),
+                    token=t.text,
+                    number=number,
+                    size=p.size,
+                )
+                return None
+            return number - 1
+        if p.names is None:
+            self._unknown(p, t)
+            return None
+        low = fold(ref)
+        hits = matches(low, p.names) if len(low) >= MIN_NAME else []
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            p.add(
+                _("“%(token)s” could be %(names)s: type more of the name or the seat number."),
+                token=t.text,
+                names=" / ".join(f"{p.names[s]} ({s + 1})" for s in hits),
+            )
+        else:
+            p.add(_("“%(token)s” is no player at this table."), token=t.text)
+        return None
+
+    def _not_allowed(self, p: _Parse, t: _Token, name: str | None = None) -> None:
+        if name is not None and name not in self.features:
+            return self._unknown(p, t)
+        p.add(_("“%(token)s” is not allowed in a %(contract)s."), token=t.text, contract=p.contract.name)
+        return None
+
+    @staticmethod
+    def _twice(p: _Parse, t: _Token, other: _Token) -> None:
+        if other.low == t.low:
+            p.add(_("“%(token)s” is given twice."), token=t.text)
+        else:
+            p.add(_("“%(other_token)s” and “%(token)s” both given."), other_token=other.text, token=t.text)
+
+    def _unknown(self, p: _Parse, t: _Token) -> None:
+        if p.names is not None:
+            p.add(_("“%(token)s” is neither a code of %(ruleset)s nor a player at this table."), token=t.text, ruleset=self.rs.label)
+        else:
+            p.add(_("“%(token)s” is not a code of %(ruleset)s."), token=t.text, ruleset=self.rs.label)
+
+    def _unused_beside_revoke_or_concession(self, p: _Parse) -> None:
+        """A Renonce settles the hand on its own (``koenigrufen.md`` §1 "Renonce"): the result,
+        the concession, silent bonuses and Trischaken card points would count for nothing; a
+        conceded hand has no result. Refuse them rather than store what does not count."""
+        if "revoke" in p.marks:
+            unused = [t for t in (p.won and p.won[0], p.flags.get("conceded")) if t]
+            unused += [t for t, entry in p.bonuses.values() if not entry["announced"]]
+            unused += [t for t, _value in p.points]
+            for t in unused:
+                p.add(_("“%(token)s” does not count beside a Renonce: leave it out."), token=t.text)
+        elif "conceded" in p.flags and p.won is not None:
+            p.add(_("“%(token)s”: a conceded hand is neither won nor lost."), token=p.won[0].text)
+
+    def _record(self, p: _Parse) -> dict:
+        c = p.contract
+        record: dict = {"dealer": p.dealer, "contract": c.key}
+        seats = [seat for _t, seat in p.seats]
+        if "declarer" in p.fields and seats:
+            record["declarer"] = seats[0]
+        if "partner" in p.fields:
+            record["partner"] = seats[1] if len(seats) > 1 else None
+        values = [value for _t, value in p.points]
+        if "declarer_points" in p.fields and values:
+            record["declarer_points"] = values[0]
+        elif "card_points" in p.fields and values:
+            active = sorted(self.rs.active_seats(p.dealer, p.size))
+            record["card_points"] = {str(seat): value for seat, value in zip(active, values)}
+        elif "card_points" in p.fields and "revoke" not in p.marks:
+            record["card_points"] = {}
+        if p.won is not None:
+            record["won"] = p.won[1]
+        for name in p.flags:
+            record[name] = True
+        if p.kontra is not None:
+            record["kontra"] = p.kontra[1]
+        for name, (_t, seat) in p.marks.items():
+            record[name] = seat
+        if "bonuses" in p.fields:
+            record["bonuses"] = [p.bonuses[b.key][1] for b in self.rs.bonuses if b.key in p.bonuses]
+        return record
+
+    # ------------------------------------------------------------------------------ printing
+
+    def format(self, record: Mapping, table_size: int, names: Sequence[str] | None = None) -> str:
+        """The canonical line of ``record`` (a valid record; an incomplete one gives the line of
+        what it has). Seats are numbers, or with ``names`` the initials where they read back as
+        that seat. Fields that never change the score are left out (a Trischaken's Vorhand as
+        declarer, a result the card points decide, a partner equal to the declarer)."""
+        record = dict(record)
+        seat = self._seat_writer(names)
+        note = record.get("note")
+        outcome = record.get("outcome", "played")
+        if outcome == "struck":
+            return self._with_note(STRUCK, note)
+        if outcome == "manual":
+            head = MANUAL
+            if self.rs.uses_history and record.get("contract"):
+                head += self._code(record["contract"])
+            scores = record.get("scores") or []
+            return self._with_note(" ".join([head, *(str(s) for s in scores)]), note)
+        key = record.get("contract")
+        try:
+            contract = self.rs.contract(key)
+        except (KeyError, TypeError):
+            return self._with_note(str(key or ""), note)
+        fields = set(self.rs.fields(contract))
+        revoke = record.get("revoke")
+        parts = [contract.code or contract.key]
+        declarer = record.get("declarer")
+        if "declarer" in fields and declarer is not None:
+            parts.append(seat(declarer))
+            partner = record.get("partner")
+            if "partner" in fields and partner is not None and partner != declarer:
+                parts.append(seat(partner))
+        if "declarer_points" in fields and record.get("declarer_points") is not None:
+            parts.append(self._points_text(record["declarer_points"]))
+        if "card_points" in fields and record.get("card_points") and revoke is None:
+            points = {int(k): v for k, v in record["card_points"].items()}
+            parts += [self._points_text(points[s]) for s in sorted(points)]
+        won = record.get("won")
+        if contract.family == "solodu" and record.get("declarer_points") is not None:
+            won = self._whole(record["declarer_points"]) == MAX_POINTS  # cego-ichenheim.md §3
+        if "won" in fields and won is not None and revoke is None and not record.get("conceded"):
+            parts.append(WON if won else LOST)
+        if record.get("conceded") and "conceded" in fields and revoke is None:
+            parts.append(CONCEDED)
+        if record.get("against_solo") and "against_solo" in fields:
+            parts.append(AGAINST_SOLO)
+        if record.get("kontra") and "kontra" in fields:
+            parts.append(KONTRA_CODES[record["kontra"]])
+        entries = {b.get("bonus"): b for b in record.get("bonuses") or [] if isinstance(b, Mapping)}
+        for bonus in self.rs.bonuses:
+            b = entries.get(bonus.key)
+            if b is None or (revoke is not None and not b.get("announced")):
+                continue
+            text = (OPPONENTS if b.get("team") == "opponents" else "") + (bonus.code or bonus.key)
+            if b.get("announced"):
+                text += ANNOUNCED + (KONTRA_CODES[b["kontra"]] if b.get("kontra") else "")
+            if b.get("made") is False:
+                text += FAILED
+            parts.append(text)
+        for letter, name in SEAT_MARKS.items():
+            if record.get(name) is not None and name in fields:
+                parts.append(letter + seat(record[name], mark=True))
+        return self._with_note(" ".join(parts), note)
+
+    def _code(self, key: str) -> str:
+        try:
+            contract = self.rs.contract(key)
+        except (KeyError, TypeError):
+            return str(key)
+        return contract.code or contract.key
+
+    @staticmethod
+    def _with_note(text: str, note) -> str:
+        return f"{text} {NOTE} {note}" if note else text
+
+    @staticmethod
+    def _whole(value) -> int:
+        text = str(value).split("/")[0].strip()
+        return int(text) if text.isdigit() else -1
+
+    def _points_text(self, value) -> str:
+        """Card points as written in a line: whole, or ``P/B`` when the Blatt is not 0."""
+        text = str(value).replace(" ", "")
+        if "/" in text:
+            whole, blatt = text.split("/", 1)
+            return whole if blatt == "0" else text
+        return text
+
+    def _seat_writer(self, names: Sequence[str] | None):
+        """A function seat -> its text in a line: number, or initials that read back as the seat."""
+        if names is None:
+            return lambda seat, mark=False: str(seat + 1)
+        names = list(names)
+
+        def write(seat: int, mark: bool = False) -> str:
+            if 0 <= seat < len(names):
+                short = initials(names[seat])
+                if len(short) >= MIN_NAME and not self._is_code(short) and matches(short, names) == [seat]:
+                    return f":{short}" if mark else short
+            return str(seat + 1)
+
+        return write
+
+    def _is_code(self, low: str) -> bool:
+        """Whether a token reads as something other than a player after the contract."""
+        return bool(
+            low in (WON, LOST, CONCEDED, AGAINST_SOLO)
+            or low in KONTRA_LEVELS
+            or _SEAT_MARK.match(low)
+            or self._bonus_token(_Token(low, low)) is not None
+            or _NUMBER.match(low)
+        )
+
+    def example(self) -> str:
+        """The line of the ruleset's first example hand, for placeholders."""
+        examples = self.rs.notation_examples()
+        if not examples:
+            return self.rs.contracts[0].code
+        size, record = examples[0]
+        return self.format(record, size)
