@@ -1,8 +1,11 @@
 """The hand entry form, generated from the ruleset's catalogue (contracts, bonuses, seats).
 
-The form turns what the scorer typed into a hand record (``hand-record.md``) and asks the ruleset
-to validate it; the ruleset's messages come back as form errors with player names, and everything
-typed stays in the form.
+A hand comes either from the quick-entry line, read by the ruleset's notation
+(:meth:`variants.base.Ruleset.parse_hand`, strict: every token counts or is refused by name), or from
+the form's fields. ``source`` says which the scorer used last ("line" or "fields"); the page keeps
+the other in step (the fields show the parsed line, the line shows the fields' canonical notation),
+so what is saved is always what the preview showed. The ruleset's messages come back as form
+errors with player names, and everything typed stays in the form.
 """
 
 from __future__ import annotations
@@ -10,6 +13,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from tournaments.problems import translate_problem
+from variants import InvalidHand
 
 from .models import Hand
 from .services import HandRejected, TableInfo, score_record
@@ -63,12 +69,36 @@ class HandForm(forms.Form):
     # Optimistic concurrency: the hand number this form enters, or the version it edits.
     number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    quick = forms.CharField(
+        label=gettext_lazy("Quick entry"),
+        required=False,
+        max_length=300,
+        widget=forms.TextInput(
+            attrs={
+                "id": "quick",
+                "autocomplete": "off",
+                "autocapitalize": "off",
+                "spellcheck": "false",
+                "autofocus": True,
+                "enterkeyhint": "done",
+            }
+        ),
+    )
+    # Which the scorer used last: the quick line or the fields (empty: the line if one was typed).
+    source = forms.ChoiceField(
+        required=False, choices=[("", ""), ("line", "line"), ("fields", "fields")], widget=forms.HiddenInput
+    )
+    # Context of the hand, not part of what the line or the fields describe.
+    CONTEXT_FIELDS = frozenset({"dealer", "reason", "number", "version", "quick", "source"})
 
     def __init__(self, *args, info: TableInfo, dealer: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.info = info
         self.record: dict | None = None
+        self.built: dict | None = None  # the record the line or the fields gave, valid or not
+        self.scores: list[int] | None = None
         rs = info.ruleset
+        self.fields["quick"].widget.attrs["placeholder"] = _("e.g. %(line)s") % {"line": rs.notation.example()}
         self.catalogue = rs.catalogue()
         self.contract_fields = {c["key"]: set(c["fields"]) for c in self.catalogue["contracts"]}
         self.used = set().union(*self.contract_fields.values())
@@ -161,18 +191,35 @@ class HandForm(forms.Form):
             )
 
     @staticmethod
-    def history_reason(data: dict) -> str:
-        """Why, for the hand's history: the reason typed, or a struck hand's note."""
+    def history_reason(data: dict, record: dict | None = None) -> str:
+        """Why, for the hand's history: the reason typed, or a struck hand's note (``record``:
+        the hand as built, from the line or the fields)."""
         reason = (data.get("reason") or "").strip()
-        if not reason and data.get("outcome") == "struck":
-            reason = (data.get("note") or "").strip()
+        struck = (record or data).get("outcome") == "struck"
+        if not reason and struck:
+            reason = ((record or {}).get("note") or data.get("note") or "").strip()
         return reason
 
     @property
-    def points_hint(self) -> str:
-        """How card points are written: "P/B" in Königrufen (thirds), whole points elsewhere."""
-        return "P/B" if self.info.ruleset.family == "koenigrufen" else "0–70"
+    def change_reason(self) -> str:
+        """:meth:`history_reason` of the validated form."""
+        return self.history_reason(self.cleaned_data, self.record)
 
+    @property
+    def points_hint(self) -> str:
+        """How card points are written: "P/B" where the ruleset counts Blatt (thirds), else whole."""
+        return "P/B" if self.info.ruleset.uses_blatt else "0–70"
+
+    @property
+    def seat_names(self) -> list[str]:
+        """The players in seat order (the hand's numbering), for naming seats in the line."""
+        return [self.info.names[i] for i in range(self.info.size)]
+
+    def uses_line(self, data: dict) -> bool:
+        """The hand is the quick line: the scorer typed in it last (or, without the page's script,
+        typed one at all)."""
+        source = data.get("source") or ""
+        return source == "line" or (not source and bool((data.get("quick") or "").strip()))
     # -- layout helpers for the template --
 
     def bonus_fields(self):
@@ -245,6 +292,8 @@ class HandForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if self.uses_line(data):
+            return self.clean_line(data)
         if self.errors:
             return data
         if data.get("outcome") == "played" and not data.get("contract"):
@@ -261,15 +310,60 @@ class HandForm(forms.Form):
                     self.add_error(f"score_{p}", _("Enter every player's score, 0 too."))
             if self.errors:
                 return data
-        record = self.build_record(data)
+        self.built = record = self.build_record(data)
+        self.score(record, None)
+        return data
+
+    def clean_line(self, data: dict) -> dict:
+        """The hand from the quick line. The fields only mirror the line, so what they hold cannot
+        refuse it: their errors are dropped; the line's refusals go to the line."""
+        for name in [n for n in self.errors if n not in self.CONTEXT_FIELDS and n != "__all__"]:
+            del self.errors[name]
+        if self.errors:
+            return data
+        line = (data.get("quick") or "").strip()
+        rs = self.info.ruleset
+        try:
+            record = rs.parse_hand(line, self.info.size, data["dealer"], self.seat_names)
+        except InvalidHand as refused:
+            for problem in refused.errors:
+                self.add_error("quick", translate_problem(problem, self.info.names))
+            return data
+        if record["outcome"] == "struck" and not record.get("note") and self.history_reason(data):
+            record["note"] = self.history_reason(data)  # the sheet shows why, as from the fields
+        self.built = record
+        if record["outcome"] == "struck" and not self.history_reason(data, record):
+            self.add_error("reason", _("Say why the hand is struck."))
+            return data
+        self.score(record, "quick")
+        return data
+
+    def score(self, record: dict, field: str | None) -> None:
+        """Score ``record`` at the table; a refusal goes to ``field`` (``None``: the whole form)."""
         try:
             self.scores = score_record(self.info, record)
         except HandRejected as rejected:
             for message in rejected.messages:
-                self.add_error(None, message)
-            return data
+                self.add_error(field, message)
+            return
         self.record = record
-        return data
+
+    def line(self) -> str:
+        """The canonical notation of the hand as built (valid or not), "" before one was built."""
+        if self.built is None:
+            return ""
+        return self.info.ruleset.format_hand(self.built, self.info.size)
+
+    def field_values(self) -> dict:
+        """The hand as built, as the values of the form's fields (what the page sets when the line
+        was typed): field name -> text, or bool for check boxes. Context fields are left out."""
+        if self.built is None:
+            return {}
+        values = {}
+        for name, value in initial_from_record(self.built, self.info.size).items():
+            if name in self.fields and name not in self.CONTEXT_FIELDS:
+                values[name] = value if isinstance(value, bool) else ("" if value is None else str(value))
+        return values
 
 
 def initial_from_record(record: dict, size: int) -> dict:

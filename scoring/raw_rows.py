@@ -1,14 +1,19 @@
-"""Raw rows: transcribe a paper score sheet, one hand per line, as manual hands (issue 5).
+"""Raw rows: transcribe a paper score sheet, one hand per line (issues 5 and 13).
 
-A director types or pastes the numbers of a score sheet as written, the whole sheet in one go::
+A director types or pastes the numbers of a score sheet as written, or the hands in notation, the
+whole sheet in one go::
 
     5 -15 5 5
     2: -7; 21; -7; -7
-    3. −3 1 1 1
+    3. d 2 + pag!
 
-Every line is one hand and becomes a hand record ``{"dealer": d, "outcome": "manual", "scores":
-row, "note": "raw rows"}`` (``hand-record.md`` "Fields", ``outcome: manual``), appended after the
-hands already on the table. The rows are checked the way ``hand-record.md`` "The score row" and
+A line whose first word (after an optional hand number) is a number is a row of scores and
+becomes a hand record ``{"dealer": d, "outcome": "manual", "scores": row, "note": "raw rows"}``
+(``hand-record.md`` "Fields", ``outcome: manual``); any other line is a hand in the ruleset's
+notation (:meth:`variants.base.Ruleset.parse_hand`), read as strictly as the quick-entry line. So a
+line of numbers is always scores: Bled games are written with their letter codes here (``t 1 40``,
+not ``3 1 40``). A written hand number must be the number the line gets. Lines are appended after
+the hands already on the table. The rows are checked the way ``hand-record.md`` "The score row" and
 :meth:`variants.checks.HandCheck.check_manual` check a manual row: the row sums to 0 where the
 ruleset is zero-sum (a Schreibfehler otherwise), the seat that sits out scores 0 unless the ruleset
 lets him pay (Cego), and the sheet has no more lines than the table has hands left in the round.
@@ -33,6 +38,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.models import Table
+from tournaments.problems import translate_problem
+from variants import InvalidHand
 
 from .models import Hand
 from .services import HandRejected, TableInfo, save_hand, table_info
@@ -48,7 +55,9 @@ MAX_SCORE = 9999
 
 # A line may start with its hand number: "3: 5 -15 5 5", "3. 5 -15 5 5", "3:5 -15 5 5". A "." must
 # not be followed by a digit, so "3.5 …" is a mistyped number, not hand 3.
-_HAND_NUMBER = re.compile(r"^\s*\d+\s*(?::|\.(?!\d))")
+_HAND_NUMBER = re.compile(r"^\s*(\d+)\s*(?::|\.(?!\d))")
+# A row of scores starts with a number (signed, or with a minus sign as word processors write it).
+_STARTS_WITH_NUMBER = re.compile(r"^[+\-\u2212\u2012\u2013\ufe63\uff0d]?\d")
 _SEPARATORS = re.compile(r"[\s;,]+")
 _NUMBER = re.compile(r"^[+-]?[0-9]+$")
 # Minus signs that word processors and spreadsheets put in place of "-": U+2212 minus sign,
@@ -96,7 +105,7 @@ def parse_raw_rows(text: str, size: int) -> tuple[list[list[int]], list[LineProb
 
     A line is numbers separated by spaces, tabs, ``;`` or ``,`` (so no decimal commas: scores are
     whole numbers, ``hand-record.md`` "The score row"). An optional leading hand number followed by
-    ``:`` or ``.`` ("3: 5 -15 5 5") is ignored, not checked. Numbers may carry a sign: ``+5``,
+    ``:`` or ``.`` ("3: 5 -15 5 5") is not part of the row (:func:`save_raw_rows` checks it). Numbers may carry a sign: ``+5``,
     ``-5`` and ``−5`` (Unicode minus; en dashes and the like too). Problems: a word that is not a
     whole number, a number beyond ±:data:`MAX_NUMBER`, and a count of numbers other than ``size``
     (the message says how many are missing or too many).
@@ -272,18 +281,38 @@ def _cap_message(line: int, cap: int, remaining: int, excess: int) -> str:
     return f"{left}; {more}"
 
 
+def _split_lines(text: str) -> list[tuple[int, int | None, str]]:
+    """Every non-blank line as ``(line number, written hand number or None, the rest)``."""
+    lines = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        written = _HAND_NUMBER.match(line)
+        rest = line[written.end() :] if written else line
+        lines.append((number, int(written.group(1)) if written else None, rest))
+    return lines
+
+
+def is_notation(rest: str) -> bool:
+    """A line (hand number removed) is a hand in notation unless it starts with a number."""
+    return not _STARTS_WITH_NUMBER.match(rest.strip())
+
+
 def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False) -> list[Hand]:
-    """Store the sheet ``text`` as manual hands after the hands already on ``table``.
+    """Store the sheet ``text`` as hands after the hands already on ``table``.
 
-    ``text``: one hand per line, read by :func:`parse_raw_rows`. ``cumulative``: the lines are
-    running totals; they are turned into per-hand rows by :func:`to_differences`, the first from the
-    table's current totals. The rows are checked by :func:`check_rows`; hand ``k`` of the sheet is
-    dealt by the seat after the last hand entered (``(last.record["dealer"] + 1) % size``, continuing
-    the rotation) or, on an empty table, by ``table.dealer_of(1, size)``.
+    ``text``: one hand per line. A line of numbers is read by :func:`parse_raw_rows` and stored as a
+    manual hand ``{"dealer": d, "outcome": "manual", "scores": row, "note": "raw rows"}``; any other
+    line is a hand in notation, read by the ruleset's ``parse_hand`` with the table's players as
+    names (a line it refuses is reported with every message). ``cumulative``: the lines are running
+    totals, turned into per-hand rows by :func:`to_differences` from the table's current totals; a
+    notation line is refused then. The rows are checked by :func:`check_rows`; hand ``k`` of the
+    sheet is dealt by the seat after the last hand entered (``(last.record["dealer"] + 1) % size``,
+    continuing the rotation) or, on an empty table, by ``table.dealer_of(1, size)``. A line that
+    starts with a hand number ("3: …") must be that hand.
 
-    Each hand is stored through :func:`scoring.services.save_hand` as ``{"dealer": d, "outcome":
-    "manual", "scores": row, "note": "raw rows"}``, all inside one transaction with the table row
-    locked: any refusal saves nothing. Returns the new hands in order. Raises
+    Each hand is stored through :func:`scoring.services.save_hand`, all inside one transaction with
+    the table row locked: any refusal saves nothing. Returns the new hands in order. Raises
     :class:`RawRowsRejected` with every problem found (an empty sheet is one problem with line 0).
     """
     with transaction.atomic():
@@ -291,29 +320,56 @@ def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False) 
         info = table_info(table)
         if info.reduced:
             raise RawRowsRejected([LineProblem(0, _("A player left this table: enter its remaining hands one by one."))])
-        entries, problems = _read_lines(text, info.size)
-        if not entries:
+        lines = _split_lines(text)
+        if not lines:
             raise RawRowsRejected([LineProblem(0, _("The sheet is empty: enter one line of numbers per hand."))])
-        lines = [line for line, _row in entries]
-        rows = [row for _line, row in entries]
         hands = list(table.hands.order_by("number"))
-        if cumulative:
-            start = [sum(h.scores[p] for h in hands) for p in range(info.size)]
-            rows = to_differences(rows, start)
         first_number = len(hands) + 1  # numbers are gapless (delete_hand renumbers)
         if hands:
             first_dealer = (hands[-1].record.get("dealer", 0) + 1) % info.size
         else:
             first_dealer = table.dealer_of(1, info.size)
-        problems += check_rows(rows, info, first_number, first_dealer, lines=lines, cumulative=cumulative)
+        problems: list[LineProblem] = []
+        rows: list[list[int] | None] = []
+        records: list[dict | None] = []
+        names = [info.names[i] for i in range(info.size)]
+        for k, (line, written, rest) in enumerate(lines):
+            if written is not None and written != first_number + k:
+                problems.append(LineProblem(line, _("Line %(line)s is numbered %(written)s, but it would be hand %(hand)s of this table.")
+                                            % {"line": line, "written": written, "hand": first_number + k}))
+            if not is_notation(rest):
+                row, problem = _read_line(line, rest, info.size)
+                rows.append(row)
+                records.append(None)
+                if problem is not None:
+                    problems.append(problem)
+                continue
+            rows.append(None)
+            records.append(None)
+            if cumulative:
+                problems.append(LineProblem(line, _("Line %(line)s: running totals are numbers only; enter hands in notation without running totals.") % {"line": line}))
+                continue
+            try:
+                records[-1] = info.ruleset.parse_hand(rest, info.size, (first_dealer + k) % info.size, names)
+            except InvalidHand as refused:
+                problems += [
+                    LineProblem(line, _("Line %(line)s: %(message)s") % {"line": line, "message": translate_problem(p, info.names)})
+                    for p in refused.errors
+                ]
+        line_numbers_ = [line for line, _written, _rest in lines]
+        if cumulative:
+            start = [sum(h.scores[p] for h in hands) for p in range(info.size)]
+            rows = to_differences(rows, start)
+        problems += check_rows(rows, info, first_number, first_dealer, lines=line_numbers_, cumulative=cumulative)
         if problems:
             raise RawRowsRejected(sorted(problems, key=lambda p: p.line))
         saved = []
-        for k, (row, line) in enumerate(zip(rows, lines, strict=True)):
-            record = {"dealer": (first_dealer + k) % info.size, "outcome": "manual", "scores": list(row), "note": NOTE}
+        for k, (row, record, line) in enumerate(zip(rows, records, line_numbers_, strict=True)):
+            if record is None:
+                record = {"dealer": (first_dealer + k) % info.size, "outcome": "manual", "scores": list(row), "note": NOTE}
             try:
                 saved.append(save_hand(table, record, user, reason=_("transcribed from the paper sheet")))
-            except HandRejected as exc:  # not expected after check_rows; reported against the line
+            except HandRejected as exc:  # not expected after the checks; reported against the line
                 raise RawRowsRejected(
                     [LineProblem(line, _("Line %(line)s: %(message)s") % {"line": line, "message": m}) for m in exc.messages]
                 ) from exc

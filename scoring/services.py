@@ -393,6 +393,7 @@ class SheetRow:
     sitting_out: int | None = None
     dealer_name: str = ""
     radelc: str = ""  # Bled: "radelc ×2" when the declarer's radelc doubled the hand, "+ radelc"
+    notation: str = ""  # the hand's canonical line (variants.notation), in its own seat numbering
 
     @property
     def cells(self) -> list[tuple[int, str]]:
@@ -539,6 +540,7 @@ def build_sheet(table: Table, info: TableInfo | None = None) -> Sheet:
                 sitting_out=None if out is None else positions[out],
                 dealer_name=info.sheet_names.get(dealer, "?"),
                 radelc=radelc,
+                notation=info.ruleset.format_hand(record, len(positions)),
             )
         )
         last_dealer = dealer

@@ -9,4 +9,5 @@ urlpatterns = [
     path("t/<int:pk>/standings/", v.StandingsView.as_view(), name="standings"),
     path("t/<int:pk>/standings.xlsx", v.StandingsXlsxView.as_view(), name="standings_xlsx"),
     path("t/<int:pk>/standings.pdf", v.StandingsPdfView.as_view(), name="standings_pdf"),
+    path("t/<int:pk>/notation-card.pdf", v.NotationCardPdfView.as_view(), name="notation_card_pdf"),
 ]

@@ -20,8 +20,32 @@ from .board import build_board
 from .raw_rows import RawRowsRejected, save_raw_rows
 from .forms import HandForm, initial_from_record
 from .models import Hand, HandFlag
-from .services import HandRejected, delete_hand, drop_player, end_table, restore_hand, save_hand, table_info
+from .services import HandRejected, delete_hand, describe, drop_player, end_table, restore_hand, save_hand, table_info
 from .views_public import sheet_context
+
+
+def preview_context(form: HandForm) -> dict:
+    """What the preview under the quick line shows: the hand in words, its notation and row, or
+    the refusals; and for the page's script, which way to keep line and fields in step."""
+    valid = form.is_valid()
+    info = form.info
+    built = form.built
+    label = describe(built, info.names, info.ruleset, form.scores) if built else ""
+    return {
+        "form": form,
+        "valid": valid,
+        "label": label,
+        "line": form.line(),
+        "scores": form.scores if valid else None,
+        "chips": list(zip(info.names.values(), form.scores or [])) if valid else [],
+        "errors": [*form.errors.get("quick", []), *form.non_field_errors(), *form.errors.get("reason", [])],
+        "state": {
+            "source": "line" if form.uses_line(form.data) else "fields",
+            "typed": form.data.get("quick", ""),
+            "line": form.line(),
+            "fields": form.field_values() if form.uses_line(form.data) else {},
+        },
+    }
 
 
 def render_sheet(request, table, form=None, editing=None, status=200, info=None):
@@ -42,7 +66,7 @@ def _save(request, form, table, hand=None):
             hand=hand,
             expected_number=None if hand else form.cleaned_data.get("number"),
             expected_version=form.cleaned_data.get("version") if hand else None,
-            reason=form.history_reason(form.cleaned_data),
+            reason=form.change_reason,
             info=form.info,
         )
     except HandRejected as rejected:
@@ -65,23 +89,17 @@ class HandCreateView(DirectorRequiredMixin, View):
 
 
 class HandPreviewView(DirectorRequiredMixin, View):
-    """POST the form as typed: the row it would score, or the ruleset's messages. Saves nothing."""
+    """POST the form as typed: the hand in words and notation, the row it would score, or every
+    refusal; for the page, the fields of a typed line and the line of the typed fields. Saves
+    nothing. ``?edit=<hand pk>`` previews an edit of that hand (its seats and earlier hands)."""
 
     def post(self, request, table_pk):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
-        info = table_info(table)
+        editing = request.GET.get("edit")
+        hand = get_object_or_404(Hand, pk=editing, table=table) if editing and editing.isdigit() else None
+        info = table_info(table, hand.record, hand.number) if hand else table_info(table)
         form = HandForm(request.POST, info=info)
-        valid = form.is_valid()
-        return render(
-            request,
-            "scoring/_preview.html",
-            {
-                "form": form,
-                "valid": valid,
-                "scores": getattr(form, "scores", None),
-                "chips": list(zip(info.names.values(), getattr(form, "scores", None) or [])),
-            },
-        )
+        return render(request, "scoring/_preview.html", preview_context(form))
 
 
 class HandEditView(DirectorRequiredMixin, View):
@@ -93,7 +111,8 @@ class HandEditView(DirectorRequiredMixin, View):
     def get(self, request, pk):
         hand = self.get_hand(pk)
         info = table_info(hand.table, hand.record, hand.number)
-        initial = {**initial_from_record(hand.record, info.size), "version": hand.version}
+        line = info.ruleset.format_hand(hand.record, info.size)
+        initial = {**initial_from_record(hand.record, info.size), "version": hand.version, "quick": line, "source": "line"}
         return render_sheet(request, hand.table, HandForm(info=info, initial=initial), editing=hand)
 
     def post(self, request, pk):
@@ -122,8 +141,6 @@ class HandHistoryView(DirectorRequiredMixin, TemplateView):
     template_name = "scoring/hand_history.html"
 
     def get_context_data(self, **kwargs):
-        from .services import describe
-
         hand = get_object_or_404(Hand.objects.select_related("table__round__tournament"), pk=kwargs["pk"])
         info = table_info(hand.table)
         versions = [

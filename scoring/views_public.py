@@ -8,11 +8,13 @@ from django.utils.text import slugify
 from django.views.generic import DetailView, View
 
 from tournaments.models import Table, Tournament
+from tournaments.pdf import pdf_response, render_pdf
 from tournaments.permissions import is_director
 
 from . import exports
 from .forms import FlagForm, HandForm
 from .models import HandFlag, SheetConfirmation
+from .notation_card import notation_card
 from .services import build_sheet
 from .standings import compute_standings
 
@@ -34,6 +36,7 @@ def sheet_context(table: Table, form: HandForm | None = None, editing=None, dire
         "director": director,
         "catalogue": sheet.info.ruleset.catalogue(),
         "flags": flags_by_hand(table),
+        "notation_card": notation_card(sheet.info.ruleset) if form is not None else None,
     }
 
 
@@ -124,6 +127,19 @@ class StandingsXlsxView(View):
             "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             tournament,
             "standings.xlsx",
+        )
+
+
+class NotationCardPdfView(View):
+    """The notation card of the tournament's ruleset as a one-page PDF for the scorers' desk."""
+
+    def get(self, request, pk):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        card = notation_card(tournament.get_ruleset())
+        return pdf_response(
+            render_pdf("scoring/notation_card_pdf.html", {"tournament": tournament, "card": card}),
+            tournament,
+            "notation-card.pdf",
         )
 
 

@@ -6,12 +6,15 @@ from collections.abc import Mapping
 
 from django.utils.translation import gettext
 
+VERBATIM = ("token", "names")
+
 
 def translate_problem(problem, seat_names: Mapping[int, str] | None = None) -> str:
     """Translate a :class:`variants.Problem` (or plain ``str``) for the active language.
 
     Parameters whose key ends in ``seat`` are seat numbers; with ``seat_names`` they become player
-    names, otherwise "seat N" (1-based, as players count).
+    names, otherwise "seat N" (1-based, as players count). Parameters ending in ``token`` or
+    ``names`` are what the scorer typed or player names (:mod:`variants.notation`): shown as they are.
     """
     msgid = getattr(problem, "msgid", None)
     if msgid is None:
@@ -20,6 +23,8 @@ def translate_problem(problem, seat_names: Mapping[int, str] | None = None) -> s
     for key, value in problem.params.items():
         if key.endswith("seat") and isinstance(value, int):
             value = (seat_names or {}).get(value) or gettext("seat %(number)s") % {"number": value + 1}
+        elif key.endswith(VERBATIM):
+            pass
         elif getattr(value, "msgid", None):
             value = translate_problem(value, seat_names)
         elif isinstance(value, str):

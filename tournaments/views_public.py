@@ -4,6 +4,7 @@ from django.shortcuts import get_object_or_404
 from django.views.generic import DetailView, ListView, TemplateView, View
 
 from .forms import SubstituteForm, SwapForm
+from scoring.notation_card import notation_card
 from variants import card_names
 
 from .models import Round, Seat, Tournament
@@ -122,6 +123,7 @@ class RulesView(DetailView):
         ctx = super().get_context_data(**kwargs)
         rs = self.object.get_ruleset()
         ctx["ruleset"] = rs
+        ctx["notation_card"] = notation_card(rs)
         ctx["contracts"] = [
             {
                 "contract": c,

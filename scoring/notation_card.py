@@ -1,0 +1,58 @@
+"""The notation card of a ruleset: every code of the quick-entry line and worked examples.
+
+Generated from the ruleset's catalogue and its notation (:mod:`variants.notation`), never written
+by hand: the contracts and bonuses with their codes, the tokens the ruleset's contracts use, and its
+example hands with their canonical lines (``format_hand``), their words and their rows. The same
+card is shown on the score sheet (folded), on the tournament's rules page and as a one-page PDF for
+the scorers' desk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from .services import describe
+
+
+@dataclass
+class NotationCard:
+    """What a notation card shows.
+
+    - ``contracts``: ``(code, aliases, name)`` per contract, in the ruleset's order;
+    - ``bonuses``: the ruleset's :class:`~variants.base.Bonus` entries (code, name, values);
+    - ``features``: the record fields some contract uses (``"kontra"``, ``"revoke"``, …), so the
+      card lists only the tokens this ruleset reads;
+    - ``blatt``: card points carry Blatt (``P/B``); ``history``: a manual row may name its contract;
+    - ``examples``: ``(line, words, row)`` per example hand, the row as ``[(seat label, score)]``.
+    """
+
+    ruleset: object
+    contracts: list = field(default_factory=list)
+    bonuses: list = field(default_factory=list)
+    features: frozenset = frozenset()
+    blatt: bool = False
+    history: bool = False
+    example_bonus: str = ""
+    examples: list = field(default_factory=list)
+
+
+def notation_card(rs) -> NotationCard:
+    """The notation card of ruleset ``rs`` (its edition and options), in the active language."""
+    card = NotationCard(
+        ruleset=rs,
+        contracts=[(c.code, ", ".join(c.aliases), c.name) for c in rs.contracts],
+        bonuses=list(rs.bonuses),
+        features=rs.notation.features,
+        blatt=rs.uses_blatt,
+        history=rs.uses_history,
+        example_bonus=rs.bonuses[0].code if rs.bonuses else "",
+    )
+    for size, record in rs.notation_examples():
+        labels = {i: _("seat %(number)s") % {"number": i + 1} for i in range(size)}
+        row = rs.score(record, size)
+        card.examples.append(
+            (rs.format_hand(record, size), describe(record, labels, rs, row), list(zip(labels.values(), row)))
+        )
+    return card
