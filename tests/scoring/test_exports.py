@@ -32,9 +32,11 @@ def test_xlsx_has_standings_round_and_hand_sheets(client, played, english):
     assert wb.sheetnames == ["Standings", "Round 1", "Round 1 hands", "Hands"]
     # the table's hands as on its score sheet, with a sum row
     block = list(wb["Round 1 hands"].iter_rows(values_only=True))
-    assert block[0][0] == "Table 1" and list(block[1][3:8]) == names
-    assert list(block[2][3:8]) == [1, -1, 1, -1, 0] and list(block[3][3:8]) == [0, 5, 5, -15, 5]
-    assert block[4][2] == "Total" and list(block[4][3:8]) == [1, 4, 6, -16, 5]
+    assert block[0][0] == "Table 1" and block[1][3] == "Notation" and list(block[1][4:9]) == names
+    assert list(block[2][4:9]) == [1, -1, 1, -1, 0] and list(block[3][4:9]) == [0, 5, 5, -15, 5]
+    assert block[4][2] == "Total" and list(block[4][4:9]) == [1, 4, 6, -16, 5]
+    # each hand in notation, as the quick entry reads it: Rufer by seat 1 with seat 3, won; Dreier of seat 4, lost
+    assert (block[2][3], block[3][3]) == ("r 1 3 +", "d 4 -")
     standings = list(wb.worksheets[0].iter_rows(values_only=True))
     # seat 2: 1 + 5 = 6 leads; seat 1: −1 + 5 = 4; seat 4: 0 + 5 = 5; seat 0: 1 + 0 = 1; seat 3: −1 − 15 = −16
     body = [(r[0], r[2], r[4], r[5]) for r in standings[1:]]

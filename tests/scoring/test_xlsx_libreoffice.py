@@ -77,8 +77,8 @@ def test_libreoffice_reads_every_sheet_as_openpyxl_does(client, make_tournament,
     assert sorted(row[2] for row in standings[1:]) == sorted(names)
     assert "=1+1" in names and ["=1+1", "=2+3"] in [row[2:4] for row in standings]  # not 2 and 5
     hands = office["Round 1 hands"]
-    assert hands[0] == ["Table 1"] and hands[1][3:] == names
+    assert hands[0] == ["Table 1"] and hands[1][4:] == names
     # the Rufer won by seats 0 and 2 with dealer seat 4 out, the lost Dreier of seat 3 (dealer 0 out)
-    assert hands[2][3:] == ["1", "-1", "1", "-1", "0"] and hands[3][3:] == ["0", "5", "5", "-15", "5"]
-    assert hands[4][2:] == ["Total", "1", "4", "6", "-16", "5"]
+    assert hands[2][3:] == ["r 1 3 +", "1", "-1", "1", "-1", "0"] and hands[3][3:] == ["d 4 -", "0", "5", "5", "-15", "5"]
+    assert hands[4][2:] == ["Total", "", "1", "4", "6", "-16", "5"]
     assert office["Hands"][1][:6] == ["1", "1", "1", "Rufer", names[0], names[2]]
