@@ -35,7 +35,7 @@ class ExportData:
     ruleset: object
     round_tables: dict  # round number -> list of (table number, [(name, seat score)])
     hands: list  # (round, table, hand, contract, declarer, partner, description, [(name, score)])
-    table_hands: dict  # (round, table) -> (names, [(hand, dealer, description, scores)])
+    table_hands: dict  # (round, table) -> (names, [(hand, dealer, description, notation, scores)])
 
 
 def export_data(tournament: Tournament) -> ExportData:
@@ -82,7 +82,8 @@ def export_data(tournament: Tournament) -> ExportData:
 
         round_number, table_number = table_meta[table_id]
         description = describe(record, names, rs, scores)
-        table_hands[(round_number, table_number)][1].append((hand_number, seat_name("dealer"), description, scores))
+        notation = rs.format_hand(record, len(record.get("seats") or names))  # the hand's own numbering
+        table_hands[(round_number, table_number)][1].append((hand_number, seat_name("dealer"), description, notation, scores))
         hands.append(
             (
                 round_number,
@@ -166,25 +167,27 @@ def _text(cell):
 
 
 def _round_hands_sheet(book: _Book, data: ExportData, number: int) -> None:
-    """Sheet "Round N hands": each table's hands as on its score sheet, players as columns, a sum
-    row per table."""
+    """Sheet "Round N hands": each table's hands as on its score sheet, in words and in notation
+    (the line the quick entry and raw rows read back, :mod:`variants.notation`), players as
+    columns, a sum row per table."""
     blocks = sorted((key, block) for key, block in data.table_hands.items() if key[0] == number)
     widest = max((len(names) for _key, (names, _rows) in blocks), default=4)
-    tws = book.sheet(_("Round %(number)s hands") % {"number": number}, [7, 22, 46] + [14] * widest)
-    hand, dealer, description, total = _("Hand"), _("Dealer"), _("Description"), _("Total")
+    tws = book.sheet(_("Round %(number)s hands") % {"number": number}, [7, 22, 46, 20] + [14] * widest)
+    hand, dealer, description, notation, total = _("Hand"), _("Dealer"), _("Description"), _("Notation"), _("Total")
     for (_r, table_number), (names, rows) in blocks:
         book.bold_row(tws, [_("Table %(number)s") % {"number": table_number}])
-        book.bold_row(tws, [hand, dealer, description, *names])
-        for hand_number, dealer_name, text, scores in rows:
-            book.append(tws, [hand_number, dealer_name, text, *scores])
+        book.bold_row(tws, [hand, dealer, description, notation, *names])
+        for hand_number, dealer_name, text, line, scores in rows:
+            book.append(tws, [hand_number, dealer_name, text, line, *scores])
         if rows:
-            tws.append([None, None, total, *[sum(col) for col in zip(*(row[3] for row in rows))]])
+            tws.append([None, None, total, None, *[sum(col) for col in zip(*(row[4] for row in rows))]])
         tws.append([])
 
 
 def standings_xlsx(tournament: Tournament) -> bytes:
     """The standings workbook: "Standings"; per round "Round N" (each table's players and seat
-    scores) and "Round N hands" (each table's hands as a block, players as columns); "Hands":
+    scores) and "Round N hands" (each table's hands as a block with each hand's notation, players
+    as columns); "Hands":
     every hand in long format, a row per hand and player (round, table, hand, contract, declarer,
     partner, player, score)."""
     data = export_data(tournament)

@@ -326,13 +326,14 @@ class HandForm(forms.Form):
         try:
             record = rs.parse_hand(line, self.info.size, data["dealer"], self.seat_names)
         except InvalidHand as refused:
+            self.built = refused.record  # read, but refused by the ruleset: the fields show it
             for problem in refused.errors:
                 self.add_error("quick", translate_problem(problem, self.info.names))
             return data
-        if record["outcome"] == "struck" and not record.get("note") and self.history_reason(data):
+        if record.get("outcome") == "struck" and not record.get("note") and self.history_reason(data):
             record["note"] = self.history_reason(data)  # the sheet shows why, as from the fields
         self.built = record
-        if record["outcome"] == "struck" and not self.history_reason(data, record):
+        if record.get("outcome") == "struck" and not self.history_reason(data, record):
             self.add_error("reason", _("Say why the hand is struck."))
             return data
         self.score(record, "quick")

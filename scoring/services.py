@@ -459,7 +459,11 @@ def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None =
     if outcome == "struck":
         return _("struck")
     if outcome == "manual":
-        return _("manual row")
+        label = _("manual row")
+        try:
+            return f"{label} · {rs.contract(record['contract']).name}" if record.get("contract") else label
+        except KeyError:
+            return label
     names = record_names(record, names)
     try:
         name = rs.contract(record.get("contract")).name
@@ -475,6 +479,9 @@ def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None =
         parts.append(who)
     if record.get("declarer_points") is not None:
         parts.append(_("%(points)s points") % {"points": record["declarer_points"]})
+    if isinstance(record.get("card_points"), dict) and record["card_points"]:
+        points = sorted(record["card_points"].items(), key=lambda item: str(item[0]).zfill(3))
+        parts.append(", ".join(f"{names.get(int(k), '?') if str(k).isdigit() else k} {str(v).removesuffix('/0')}" for k, v in points))
     if record.get("against_solo"):
         parts.append(_("against a Solo"))
     if record.get("kontra"):

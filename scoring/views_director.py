@@ -144,7 +144,11 @@ class HandHistoryView(DirectorRequiredMixin, TemplateView):
         hand = get_object_or_404(Hand.objects.select_related("table__round__tournament"), pk=kwargs["pk"])
         info = table_info(hand.table)
         versions = [
-            {"version": v, "label": describe(v.record, info.names, info.ruleset, v.scores)}
+            {
+                "version": v,
+                "label": describe(v.record, info.names, info.ruleset, v.scores),
+                "notation": info.ruleset.format_hand(v.record, len(v.record.get("seats") or info.seats)),
+            }
             for v in hand.history.select_related("history_user")
         ]
         return {**super().get_context_data(**kwargs), "hand": hand, "table": hand.table, "versions": versions}

@@ -37,13 +37,16 @@ class Problem(str):
 
 
 class InvalidHand(ValueError):
-    """Raised by ``Ruleset.score`` for a hand that ``validate`` rejects.
+    """Raised by ``Ruleset.score`` for a hand that ``validate`` rejects, and by ``parse_hand``.
 
-    ``errors`` is the list of :class:`Problem` messages, in the order ``validate`` found them.
+    ``errors`` is the list of :class:`Problem` messages, in the order they were found. ``record``:
+    the hand record a notation line gave when only the ruleset refused it (``None`` otherwise),
+    so a form can still show what was read.
     """
 
-    def __init__(self, errors: list[str]):
+    def __init__(self, errors: list[str], record: dict | None = None):
         self.errors = list(errors)
+        self.record = record
         super().__init__("; ".join(self.errors))
 
 

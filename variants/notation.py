@@ -183,7 +183,7 @@ class Notation:
             record["note"] = note
         problems = self.rs.validate(record, table_size)
         if problems:
-            raise InvalidHand(problems)
+            raise InvalidHand(problems, record)
         return record
 
     @staticmethod

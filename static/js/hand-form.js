@@ -77,7 +77,7 @@
       const read = JSON.parse(state.textContent);
       if (read.source !== source.value) return; // the scorer switched meanwhile
       if (read.source === "line") {
-        if (read.typed === quick.value && Object.keys(read.fields).length) setFields(read.fields);
+        if (read.typed === quick.value) setFields(read.fields); // empty when nothing could be read
       } else if (document.activeElement !== quick) {
         quick.value = read.line;
       }

@@ -144,6 +144,8 @@ def test_editing_starts_from_the_stored_hand_in_notation(director_client, four_t
     hand.refresh_from_db()
     # Dreier lost −5 and the opponents' silent Pagat −1: −6 per opponent.
     assert hand.scores == [6, -18, 6, 6]
+    history = director_client.get(reverse("scoring_director:hand_history", args=[hand.pk])).content.decode()
+    assert '<code class="notation">d 2 - /pag</code>' in history and '<code class="notation">d 2 +</code>' in history
 
 
 @pytest.mark.django_db
