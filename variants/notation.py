@@ -106,6 +106,15 @@ def matches(low: str, names: Sequence[str]) -> list[int]:
     return hits
 
 
+def _one(p: "_Parse", t: "_Token", hits: list, shown, ambiguous: str):
+    """The one thing in ``hits`` a token names, or ``None`` after the ``ambiguous`` message naming
+    every candidate (``shown(candidate)``)."""
+    if len(hits) == 1:
+        return hits[0]
+    p.add(ambiguous, token=t.text, names=" / ".join(shown(h) for h in hits))
+    return None
+
+
 @dataclass
 class _Token:
     text: str  # as typed (dashes normalised)
@@ -238,21 +247,14 @@ class Notation:
         if contract is not None:
             return contract
         starts = [c for c in self.rs.contracts if len(t.low) >= MIN_NAME and fold(c.name).replace(" ", "").startswith(t.low)]
-        if len(starts) == 1:
-            return starts[0]
         if starts:
-            p.add(
-                _("“%(token)s” could be %(names)s: type its code."),
-                token=t.text,
-                names=" / ".join(f"{c.name} ({c.code})" for c in starts),
-            )
-        else:
-            p.add(
-                _("“%(token)s” is not a contract of %(ruleset)s: start with one of %(names)s."),
-                token=t.text,
-                ruleset=self.rs.label,
-                names=", ".join(c.code for c in self.rs.contracts),
-            )
+            return _one(p, t, starts, lambda c: f"{c.name} ({c.code})", _("“%(token)s” could be %(names)s: type its code."))
+        p.add(
+            _("“%(token)s” is not a contract of %(ruleset)s: start with one of %(names)s."),
+            token=t.text,
+            ruleset=self.rs.label,
+            names=", ".join(c.code for c in self.rs.contracts),
+        )
         return None
 
     def _played(self, p: _Parse, first: _Token, rest: list[_Token]) -> dict:
@@ -426,16 +428,12 @@ class Notation:
             return None
         low = fold(ref)
         hits = matches(low, p.names) if len(low) >= MIN_NAME else []
-        if len(hits) == 1:
-            return hits[0]
         if hits:
-            p.add(
+            return _one(
+                p, t, hits, lambda s: f"{p.names[s]} ({s + 1})",
                 _("“%(token)s” could be %(names)s: type more of the name or the seat number."),
-                token=t.text,
-                names=" / ".join(f"{p.names[s]} ({s + 1})" for s in hits),
             )
-        else:
-            p.add(_("“%(token)s” is no player at this table."), token=t.text)
+        p.add(_("“%(token)s” is no player at this table."), token=t.text)
         return None
 
     def _not_allowed(self, p: _Parse, t: _Token, name: str | None = None) -> None:
