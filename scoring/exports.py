@@ -26,6 +26,9 @@ from .services import describe, record_names
 from .standings import Standings, compute_standings
 
 
+UNPLAYED = "–"  # a round a player did not play, in the workbook as on the page
+
+
 @dataclass
 class ExportData:
     """Everything the exports show: the standings, tables per round and every hand."""
@@ -207,9 +210,11 @@ def standings_xlsx(tournament: Tournament) -> bytes:
     for row in data.standings.rows:
         e = row.entry
         name = e.name + withdrawn if e.withdrawn else e.name
-        # Table points (Bled) are exact fractions; Excel gets them as numbers (1.5, 1.1666…).
-        points = [None if v is None else float(v) for v in e.victory] + [float(e.total), e.game_total] if victory else [e.total]
-        book.append(ws, [row.rank, e.start_number, name, e.club, *e.rounds, *points, row.tiebreak])
+        # Table points (Bled) are exact fractions; Excel gets them as numbers (1.5, 1.1666…). A
+        # round not played is "–", as on the page, never 0.
+        points = [UNPLAYED if v is None else float(v) for v in e.victory] + [float(e.total), e.game_total] if victory else [e.total]
+        rounds_ = [UNPLAYED if r is None else r for r in e.rounds]
+        book.append(ws, [row.rank, e.start_number, name, e.club, *rounds_, *points, row.tiebreak])
 
     for number, tables in sorted(data.round_tables.items()):
         rws = book.sheet(

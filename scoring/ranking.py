@@ -29,12 +29,15 @@ class Entry:
     lot: int | None = None
     withdrawn: bool = False
     victory: list[float | None] | None = None  # table points per round where the ruleset ranks by them
+    provisional: list[bool] = field(default_factory=list)  # per round: its table points may still change
 
     @property
-    def round_cells(self) -> list[tuple[int | None, object]]:
-        """``(round score, victory points or None)`` per round, for the standings columns."""
+    def round_cells(self) -> list[tuple[int | None, object, bool]]:
+        """``(round score, victory points or None, provisional)`` per round, for the standings
+        columns; ``None`` scores are rounds not played ("–")."""
         victory = self.victory or [None] * len(self.rounds)
-        return list(zip(self.rounds, victory))
+        provisional = self.provisional or [False] * len(self.rounds)
+        return list(zip(self.rounds, victory, provisional))
 
     @property
     def game_total(self) -> int:
@@ -52,7 +55,8 @@ class Entry:
 
 @dataclass
 class Row:
-    """A standings row. ``tiebreak`` explains the gap to the row above when the totals are equal;
+    """A standings row. ``tiebreak`` explains the gap to the row above when the totals are equal
+    ("level" when nothing separates them: the standings explain that once, below the table);
     ``shared`` marks a rank shared with the row above (level after every tie-break);
     ``needs_lot`` marks every player of such a level group."""
 
@@ -196,7 +200,7 @@ def rank(entries: list[Entry], tiebreaks: tuple[str, ...] = ("best_rounds", "lot
             if key(above.entry) == key(entry):
                 row.rank, row.shared = above.rank, True
                 row.needs_lot = above.needs_lot = True
-                row.tiebreak = _("level after every tie-break: the director draws lots or cards")
+                row.tiebreak = _("level")
             else:
                 row.tiebreak = next(
                     (text for b in breakers if (text := b.explain(above.entry, entry))), ""

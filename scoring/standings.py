@@ -1,7 +1,12 @@
 """Gather a tournament's round scores from the database and rank them.
 
-One place loads what every standings page and export needs, in a fixed number of queries however
-large the tournament (``conventions.md``, "Query counts stay flat").
+One place loads what every standings page, export and the draw by standings need, in a fixed
+number of queries however large the tournament (``conventions.md``, "Query counts stay flat").
+
+A round counts for a player only once his table has played a hand of it: until then his cell is
+"–", not 0, and (Bled) the table gives no table points (``tarok-bled.md`` §7, Decision of
+2026-11-23). While a table is still playing, its table points are provisional. A player who
+withdrew before he played is not ranked at all.
 """
 
 from __future__ import annotations
@@ -9,47 +14,91 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from tournaments.models import Seat, Tournament
+from django.db.models import Count
+
+from tournaments.models import Seat, Table, Tournament
 
 from .ranking import TIEBREAKS, Entry, Row, rank
 
 
 @dataclass
 class Standings:
-    """Ranked rows plus the round numbers shown as columns; ``after``: last round counted."""
+    """Ranked rows plus the round numbers shown as columns; ``after``: last round counted.
+
+    ``final``: every round of the tournament is drawn, counted here and finished at every table:
+    the only standings that drawn lots decide and ask for. ``provisional``: some counted table is
+    still playing (its rounds' table points may change).
+    """
 
     tournament: Tournament
     rounds: list[int]
     rows: list[Row]
     after: int | None = None
-    final: bool = True  # counts every drawn round: the only standings lots are drawn for
+    final: bool = True
+    provisional: bool = False
+
+    @property
+    def level(self) -> bool:
+        """Some players share a rank after every tie-break."""
+        return any(row.shared for row in self.rows)
 
 
-def round_results(tournament: Tournament) -> dict[int, dict[int, tuple[int, int]]]:
-    """``{registration_id: {round_number: (score, table_number)}}`` over every drawn round (one
-    query over the seats, whose round scores the scoring services keep)."""
+@dataclass(frozen=True)
+class TableState:
+    """How far a table is: ``round_number``; ``played``: a hand is entered; ``finished``: every
+    hand of its round is entered, or the director ended it."""
+
+    round_number: int
+    played: bool
+    finished: bool
+
+
+def table_states(tournament: Tournament) -> dict[int, TableState]:
+    """``{table_id: TableState}`` of every table of the tournament (one query)."""
+    states = {}
+    for table_id, round_number, hands, seats, ended_after in (
+        Table.objects.filter(round__tournament=tournament)
+        .annotate(hand_count=Count("hands", distinct=True), seat_count=Count("seats", distinct=True))
+        .values_list("id", "round__number", "hand_count", "seat_count", "ended_after")
+    ):
+        cap = ended_after if ended_after is not None else tournament.hands_for_table(seats)
+        states[table_id] = TableState(round_number, hands > 0, hands >= cap)
+    return states
+
+
+def round_results(tournament: Tournament, states: dict[int, TableState] | None = None) -> dict[int, dict[int, tuple[int, int]]]:
+    """``{registration_id: {round_number: (score, table_number)}}`` over every drawn round whose
+    table has played a hand (one query over the seats, whose round scores the scoring services
+    keep; ``states`` from :func:`table_states`, loaded if not given)."""
+    states = table_states(tournament) if states is None else states
     results: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
-    for reg_id, score, sub_id, sub_score, round_number, table_number in Seat.objects.filter(
+    for reg_id, score, sub_id, sub_score, round_number, table_number, table_id in Seat.objects.filter(
         table__round__tournament=tournament
-    ).values_list("registration_id", "score", "substitute_id", "substitute_score", "table__round__number", "table__number"):
+    ).values_list(
+        "registration_id", "score", "substitute_id", "substitute_score", "table__round__number", "table__number", "table_id"
+    ):
+        if not states[table_id].played:
+            continue
         results[reg_id][round_number] = (score, table_number)
         if sub_id is not None:  # a substitute took over the seat: the rest of the round is his
             results[sub_id][round_number] = (sub_score, table_number)
     return results
 
 
-def table_points_by_round(tournament: Tournament, ruleset) -> dict[int, dict[int, float]]:
-    """``{registration_id: {round_number: table points}}`` (``tarok-bled.md`` §7): each table's
-    seats ranked by their round score (one query).
+def table_points_by_round(tournament: Tournament, ruleset, states: dict[int, TableState] | None = None) -> dict[int, dict[int, float]]:
+    """``{registration_id: {round_number: table points}}`` (``tarok-bled.md`` §7): each played
+    table's seats ranked by their round score (one query). A table without a hand gives none.
 
     **Decision**: a seat a substitute took over is ranked by its whole round score and its table
     points go to the registered player; the substitute keeps his game points.
     """
+    states = table_states(tournament) if states is None else states
     tables: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
     for reg_id, score, sub_score, round_number, table_id in Seat.objects.filter(
         table__round__tournament=tournament
     ).values_list("registration_id", "score", "substitute_score", "table__round__number", "table_id"):
-        tables[(round_number, table_id)].append((reg_id, score + sub_score))
+        if states[table_id].played:
+            tables[(round_number, table_id)].append((reg_id, score + sub_score))
     points: dict[int, dict[int, float]] = defaultdict(dict)
     for (round_number, _table), seats in tables.items():
         for (reg_id, _score), tp in zip(seats, ruleset.table_points([s for _r, s in seats])):
@@ -62,23 +111,28 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
 
     Tie-breaks are the ruleset's (``tournament-formats.md`` §1): Tirol ranks by total, best round,
     second-best round, ..., then the director's drawn lots — on the final standings only (lots
-    are drawn for the final result; standings after an earlier round leave level players level).
+    are drawn for the final result; standings before it leave level players level).
     """
     drawn = list(tournament.round_set.order_by("number").values_list("number", flat=True))
     rounds = [n for n in drawn if after is None or n <= after]
-    final = rounds == drawn
-    # Drawn tie-breaks (lots, cards) settle the final result only.
-    tiebreaks = tuple(
-        k for k in tournament.get_ruleset().tiebreaks if final or not getattr(TIEBREAKS[k], "whole_group", False)
-    )
-    results = round_results(tournament)
+    states = table_states(tournament)
+    counted = [s for s in states.values() if s.round_number in rounds]
+    finished = all(s.finished for s in counted)
+    final = rounds == drawn and len(drawn) >= tournament.rounds and finished
     ruleset = tournament.get_ruleset()
-    victory = table_points_by_round(tournament, ruleset) if getattr(ruleset, "victory_points", None) == "table_points" else None
+    # Drawn tie-breaks (lots, cards) settle the final result only.
+    tiebreaks = tuple(k for k in ruleset.tiebreaks if final or not getattr(TIEBREAKS[k], "whole_group", False))
+    results = round_results(tournament, states)
+    by_table_points = getattr(ruleset, "victory_points", None) == "table_points"
+    victory = table_points_by_round(tournament, ruleset, states) if by_table_points else None
+    unfinished_rounds = {s.round_number for s in counted if s.played and not s.finished}
     entries = []
     for pk, name, club, start_number, lot, withdrawn in tournament.registrations.values_list(
         "pk", "player__name", "player__club", "start_number", "lot", "withdrawn"
     ):
         mine = results.get(pk, {})
+        if withdrawn and not mine:
+            continue  # withdrew before he played: not ranked
         entries.append(
             Entry(
                 key=pk,
@@ -90,12 +144,23 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
                 lot=lot,
                 withdrawn=withdrawn,
                 victory=None if victory is None else [victory.get(pk, {}).get(n) for n in rounds],
+                provisional=[n in unfinished_rounds and n in mine for n in rounds] if victory is not None else [],
             )
         )
     return Standings(
         tournament=tournament,
         rounds=rounds,
         rows=rank(entries, tiebreaks),
-        after=after if not final else None,
+        after=after if rounds != drawn else None,
         final=final,
+        provisional=not finished,
     )
+
+
+def standings_order(tournament: Tournament, players: list[int]) -> list[int]:
+    """``players`` (registration ids) in the order of the tournament's current standings, best
+    first, as the standings page shows them; players not ranked yet follow in the given order.
+    For the draw by standings (Bled option, ``tournament-formats.md`` §2)."""
+    ranked = [row.entry.key for row in compute_standings(tournament).rows]
+    position = {key: i for i, key in enumerate(ranked)}
+    return sorted(players, key=lambda pk: position.get(pk, len(ranked)))  # stable for the unranked

@@ -11,6 +11,8 @@ from django.db import models, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from scoring.standings import standings_order
+
 from .draw import SeatingImpossible, draw_with_mode
 from .problems import translate_problem
 from .models import DrawLog, Player, Registration, Round, Seat, Table, Tournament
@@ -47,20 +49,6 @@ def past_tables(tournament: Tournament) -> dict[int, list[list[int]]]:
     return {number: list(tables.values()) for number, tables in rounds.items()}
 
 
-def standings_order(tournament: Tournament, players: list[int]) -> list[int]:
-    """``players`` by their current total (the seats' round scores), best first; start number
-    breaks ties. For the draw by standings (Bled option, ``tournament-formats.md`` §2)."""
-    totals = {pk: 0 for pk in players}
-    for reg_id, score, sub_id, sub_score in Seat.objects.filter(table__round__tournament=tournament).values_list(
-        "registration_id", "score", "substitute_id", "substitute_score"
-    ):
-        if reg_id in totals:
-            totals[reg_id] += score
-        if sub_id in totals:
-            totals[sub_id] += sub_score
-    return sorted(players, key=lambda pk: -totals[pk])  # stable: start-number order among equals
-
-
 def draw_next_round(tournament: Tournament, seed: int | None = None, user=None) -> Round:
     """Draw and store the next round, or in the mode "all rounds at the start" every remaining
     round (``tournament-formats.md`` §2). Returns the first round drawn.
@@ -84,7 +72,7 @@ def draw_next_round(tournament: Tournament, seed: int | None = None, user=None) 
         )
         mode = tournament.draw_mode
         if mode == Tournament.DrawMode.BY_STANDINGS:
-            players = standings_order(tournament, players)
+            players = standings_order(tournament, players)  # the order the standings page shows
         rounds = tournament.rounds - number + 1 if mode == Tournament.DrawMode.ALL_AT_START else 1
         seed = secrets.randbelow(2**62) if seed is None else seed
         try:

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from scoring.demo import CEGO_DEMO, build_demo
 from scoring.models import Hand
+from scoring.services import end_table
 from tournaments import services
 from tournaments.models import Player, Tournament
 
@@ -102,8 +103,11 @@ def test_sheet_marks_buergermeister_and_durchgegangen(director_client, english):
 @pytest.mark.django_db
 def test_ties_share_the_rank_until_the_card_draw(director_client, english):
     t = create(director_client, 3)
+    t.rounds = 1
+    t.save()
     table = services.draw_next_round(t, seed=2).tables.get()
     post_hand(director_client, table, dealer=0, contract="cego", declarer=1, declarer_points=36)  # [-1, 2, -1]
+    end_table(table)  # the last round is over: the final standings, where card draws count
     rows = director_client.get(f"/t/{t.pk}/standings/").context["standings"].rows
     assert [r.rank for r in rows] == [1, 2, 2] and rows[2].shared
     level = [r.entry.key for r in rows[1:]]

@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from scoring.ranking import Entry, rank
-from scoring.services import save_hand
+from scoring.services import end_table, save_hand
 from scoring.standings import compute_standings
 from tournaments import services
 
@@ -71,12 +71,14 @@ def test_standings_from_hands(make_tournament):
 @pytest.mark.django_db
 def test_standings_page_is_public_and_records_lots(director_client, make_tournament):
     client = Client()  # anonymous, separate from the director's session
-    t = make_tournament(players=4)
-    services.draw_next_round(t, seed=1)
+    t = make_tournament(players=4, rounds=1)
+    table = services.draw_next_round(t, seed=1).tables.get()
+    save_hand(table, {"dealer": 3, "outcome": "manual", "scores": [0, 0, 0, 0]})
+    end_table(table)  # the only round is over: the final standings, where lots count
     response = client.get(f"/t/{t.pk}/standings/")
     assert response.status_code == 200
     rows = response.context["standings"].rows
-    assert all(r.rank == 1 for r in rows)  # nobody has played: all level
+    assert all(r.rank == 1 for r in rows)  # all on 0: all level
     regs = [r.entry.key for r in rows]
     director_client.post(f"/manage/t/{t.pk}/lots/", {f"lot_{k}": str(i + 1) for i, k in enumerate(reversed(regs))})
     rows = client.get(f"/t/{t.pk}/standings/").context["standings"].rows

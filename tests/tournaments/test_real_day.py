@@ -25,17 +25,24 @@ def pdf_text(content):
 @pytest.mark.django_db
 def test_late_arrival_and_withdrawal_between_rounds(make_tournament):
     t = make_tournament(players=8)
-    services.draw_next_round(t, seed=1)
+    rnd1 = services.draw_next_round(t, seed=1)
     late = services.register(t, Player.objects.create(name="Spät Kommer"))
     leaver = t.registrations.get(start_number=1)
+    table = rnd1.tables.get(seats__registration=leaver)
+    save_hand(table, {"dealer": table.first_dealer, "outcome": "manual", "scores": [1, -1, 0, 0]})
     leaver.withdrawn = True
     leaver.save()
+    never = services.register(t, Player.objects.create(name="Nie Gespielt"))
+    never.withdrawn = True  # withdrew before he played: not ranked at all
+    never.save()
     rnd2 = services.draw_next_round(t, seed=2)
     seated = set(Seat.objects.filter(table__round=rnd2).values_list("registration_id", flat=True))
     assert late.pk in seated and leaver.pk not in seated and len(seated) == 8
     rows = {r.entry.key: r for r in compute_standings(t).rows}
     assert rows[late.pk].entry.rounds[0] is None  # missed round 1
     assert rows[leaver.pk].entry.withdrawn and rows[leaver.pk].entry.rounds[1] is None  # keeps round 1
+    assert rows[leaver.pk].entry.rounds[0] is not None
+    assert never.pk not in rows
 
 
 @pytest.mark.django_db
