@@ -8,14 +8,15 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count
 
-from tournaments.models import Table, Tournament
+from tournaments.models import Seat, Table, Tournament
 
 from .models import HandFlag, SheetConfirmation
 
 
 @dataclass
 class BoardCell:
-    """One table of one round: ``hands`` of ``cap`` entered, open ``flags``, last ``confirmed``."""
+    """One table of one round: ``hands`` of ``cap`` entered, open ``flags``, last ``confirmed``,
+    and ``totals``: each player's running total at the table, ``[(name, total)]`` in seat order."""
 
     table: Table
     size: int
@@ -23,6 +24,7 @@ class BoardCell:
     cap: int
     flags: int = 0
     confirmed: int | None = None  # hands confirmed by the players' last confirmation
+    totals: list = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -43,8 +45,19 @@ class BoardRound:
         return sum(c.cap for c in self.cells)
 
 
-def build_board(tournament: Tournament) -> list[BoardRound]:
-    """The board of ``tournament``: one :class:`BoardRound` per drawn round (five queries)."""
+@dataclass
+class Board:
+    """The director's board: ``rounds`` and the field: ``active`` players (not withdrawn) and
+    ``withdrawn`` ones."""
+
+    rounds: list[BoardRound]
+    active: int
+    withdrawn: int
+
+
+def build_board(tournament: Tournament) -> Board:
+    """The board of ``tournament``: one :class:`BoardRound` per drawn round with each table's
+    running totals, and the number of active players (seven queries)."""
     tables = list(
         Table.objects.filter(round__tournament=tournament)
         .select_related("round")
@@ -61,9 +74,17 @@ def build_board(tournament: Tournament) -> list[BoardRound]:
         "created"
     ).values_list("table_id", "hands"):
         confirmed[table_id] = hands
+    totals: dict[int, list] = {}
+    for table_id, name, sub_name, score, sub_score in (
+        Seat.objects.filter(table__round__tournament=tournament)
+        .order_by("table_id", "position")
+        .values_list("table_id", "registration__player__name", "substitute__player__name", "score", "substitute_score")
+    ):
+        totals.setdefault(table_id, []).append((f"{name} → {sub_name}" if sub_name else name, score + sub_score))
     rounds: dict[int, BoardRound] = {}
     for t in tables:
         cap = tournament.hands_for_table(t.size) if t.ended_after is None else t.ended_after
-        cell = BoardCell(t, t.size, t.played, cap, flags.get(t.pk, 0), confirmed.get(t.pk))
+        cell = BoardCell(t, t.size, t.played, cap, flags.get(t.pk, 0), confirmed.get(t.pk), totals.get(t.pk, []))
         rounds.setdefault(t.round_id, BoardRound(t.round)).cells.append(cell)
-    return list(rounds.values())
+    field_ = Counter(tournament.registrations.values_list("withdrawn", flat=True))
+    return Board(list(rounds.values()), active=field_[False], withdrawn=field_[True])

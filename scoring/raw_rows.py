@@ -42,7 +42,7 @@ from tournaments.problems import translate_problem
 from variants import InvalidHand
 
 from .models import Hand
-from .services import HandRejected, TableInfo, save_hand, table_info
+from .services import HandRejected, TableInfo, lock_open_table, save_hand, table_info
 
 NOTE = "raw rows"
 """The ``note`` of every hand stored from raw rows (stored data, not translated)."""
@@ -316,7 +316,10 @@ def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False) 
     :class:`RawRowsRejected` with every problem found (an empty sheet is one problem with line 0).
     """
     with transaction.atomic():
-        Table.objects.select_for_update().get(pk=table.pk)
+        try:
+            lock_open_table(table.pk)
+        except HandRejected as locked:
+            raise RawRowsRejected([LineProblem(0, m) for m in locked.messages]) from locked
         info = table_info(table)
         if info.reduced:
             raise RawRowsRejected([LineProblem(0, _("A player left this table: enter its remaining hands one by one."))])

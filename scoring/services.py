@@ -13,7 +13,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.models import DrawLog, Seat, Table
+from tournaments.models import DrawLog, Round, Seat, Table
 from tournaments.problems import translate_problem
 
 from .models import Hand
@@ -29,6 +29,70 @@ class HandRejected(Exception):
 
 class HandConflict(HandRejected):
     """Somebody saved first (optimistic concurrency): the messages show the other change."""
+
+
+class RoundLocked(HandRejected):
+    """The table's round is verified: its hands do not change until a director reopens it."""
+
+
+def lock_open_table(table_id: int) -> Table:
+    """Lock the table row (hands are numbered and re-scored under this lock) and return it;
+    raises :class:`RoundLocked` if its round is verified. Call inside a transaction."""
+    table = Table.objects.select_for_update().select_related("round").get(pk=table_id)
+    if table.round.verified_at is not None:
+        raise RoundLocked(
+            [
+                _("Round %(number)s is verified: its hands are locked until a director reopens it with a reason.")
+                % {"number": table.round.number}
+            ]
+        )
+    return table
+
+
+def verify_round(rnd, user=None) -> bool:
+    """Mark round ``rnd`` verified: its hands, seats and private links are locked from now on.
+    Sets, never toggles: verifying a verified round changes nothing. Returns whether it changed.
+    The round's tables are locked first, so a hand being saved meanwhile is either in or refused."""
+    with transaction.atomic():
+        list(Table.objects.select_for_update().filter(round=rnd))
+        current = Round.objects.select_for_update().get(pk=rnd.pk)
+        if current.verified_at is not None:
+            rnd.verified_at = current.verified_at
+            return False
+        rnd.verified_at = timezone.now()
+        rnd.save(update_fields=["verified_at"])
+        DrawLog.objects.create(
+            tournament_id=rnd.tournament_id, round_number=rnd.number, action=DrawLog.Action.VERIFIED, user=_user(user)
+        )
+    return True
+
+
+def reopen_round(rnd, reason: str, user=None) -> bool:
+    """Reopen a verified round so its hands can change again; ``reason`` is required and kept in
+    the log. Returns whether it changed (an open round stays open). Raises ``ValueError`` without
+    a reason."""
+    reason = reason.strip()
+    if not reason:
+        raise ValueError("a reason is required")
+    with transaction.atomic():
+        current = Round.objects.select_for_update().get(pk=rnd.pk)
+        if current.verified_at is None:
+            rnd.verified_at = None
+            return False
+        rnd.verified_at = None
+        rnd.save(update_fields=["verified_at"])
+        DrawLog.objects.create(
+            tournament_id=rnd.tournament_id,
+            round_number=rnd.number,
+            action=DrawLog.Action.REOPENED,
+            detail=reason,
+            user=_user(user),
+        )
+    return True
+
+
+def _user(user):
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
 
 
 @dataclass
@@ -191,7 +255,7 @@ def save_hand(
         record = {**record, "seats": info.positions}
         scores = info.widen(scores)
     with transaction.atomic():
-        Table.objects.select_for_update().get(pk=table.pk)
+        lock_open_table(table.pk)
         if hand is None:
             last = table.hands.order_by("-number").first()
             number = (last.number if last else 0) + 1
@@ -205,7 +269,9 @@ def save_hand(
             hand = Hand(table=table, number=number)
             hand.entered_by = user if user is not None and user.is_authenticated else None
         else:
-            current = Hand.objects.select_for_update().get(pk=hand.pk)
+            current = Hand.objects.select_for_update().filter(pk=hand.pk).first()
+            if current is None:
+                raise HandConflict([deleted_message(hand)])
             if expected_version is not None and current.version != expected_version:
                 raise HandConflict([conflict_message(current, info, _("changed"))])
             hand = current
@@ -305,6 +371,16 @@ def conflict_message(other: Hand, info: "TableInfo", what: str) -> str:
     }
 
 
+def deleted_message(hand: Hand) -> str:
+    """"Hand 5 was deleted meanwhile by anna. …" for a scorer whose hand is gone."""
+    gone = Hand.history.filter(id=hand.pk, history_type="-").select_related("history_user").first()
+    who = getattr(gone, "history_user", None)
+    return _("Hand %(number)s was deleted meanwhile%(by)s. Nothing was changed.") % {
+        "number": hand.number,
+        "by": (" " + _("by %(user)s") % {"user": who.get_username()}) if who else "",
+    }
+
+
 def restore_hand(hand: Hand, history_id: int, user=None) -> Hand:
     """Save an earlier version of ``hand`` as its newest, re-validated and re-scored under the
     tournament's edition. Raises ``Hand.history.model.DoesNotExist`` or :class:`HandRejected`."""
@@ -317,7 +393,9 @@ def delete_hand(hand: Hand, user=None, reason: str = "") -> None:
     """Delete ``hand`` (kept in its history with who and why) and renumber the later hands of its
     table so numbers stay gapless."""
     with transaction.atomic():
-        Table.objects.select_for_update().get(pk=hand.table_id)
+        lock_open_table(hand.table_id)
+        if not Hand.objects.filter(pk=hand.pk).exists():
+            raise HandConflict([deleted_message(hand)])
         later = list(hand.table.hands.filter(number__gt=hand.number).order_by("number"))
         _stamp(hand, user, reason)
         hand.delete()
@@ -357,7 +435,7 @@ def drop_player(seat, user=None) -> None:
             [_("A table of %(size)s cannot play on with %(fewer)s.") % {"size": info.size, "fewer": info.size - 1}]
         )
     with transaction.atomic():
-        Table.objects.select_for_update().get(pk=table.pk)
+        lock_open_table(table.pk)
         played = table.hands.count()
         if played >= info.cap:
             raise HandRejected([_("This table has played all %(cap)s hands of the round.") % {"cap": info.cap}])
@@ -373,9 +451,10 @@ def drop_player(seat, user=None) -> None:
 
 
 def end_table(table: Table, user=None) -> int:
-    """The director ends a late table now: its round counts the hands played so far. Returns them."""
+    """The director ends a late table now: its round counts the hands played so far. Returns them.
+    Raises :class:`RoundLocked` in a verified round."""
     with transaction.atomic():
-        Table.objects.select_for_update().get(pk=table.pk)
+        lock_open_table(table.pk)
         table.ended_after = table.hands.count()
         table.save(update_fields=["ended_after"])
     return table.ended_after

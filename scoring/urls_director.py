@@ -18,6 +18,7 @@ urlpatterns = [
     path("hands/<int:pk>/history/", v.HandHistoryView.as_view(), name="hand_history"),
     path("flags/<int:pk>/resolve/", v.ResolveFlagView.as_view(), name="resolve_flag"),
     path("rounds/<int:pk>/verify/", v.VerifyRoundView.as_view(), name="verify_round"),
+    path("rounds/<int:pk>/reopen/", v.ReopenRoundView.as_view(), name="reopen_round"),
     path("t/<int:pk>/board/", v.BoardView.as_view(), name="board"),
     path("t/<int:pk>/round/<int:number>/score-sheets.pdf", views_prints.ScoreSheetsPdfView.as_view(), name="score_sheets_pdf"),
     path("t/<int:pk>/round/<int:number>/results.pdf", views_prints.TableResultsPdfView.as_view(), name="table_results_pdf"),

@@ -6,8 +6,9 @@ get the sheet partial back (the sheet updates in place); others a redirect or th
 
 import segno
 from django.contrib import messages
+from django.http import Http404
 from django.urls import reverse
-from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
@@ -20,7 +21,18 @@ from .board import build_board
 from .raw_rows import RawRowsRejected, save_raw_rows
 from .forms import HandForm, initial_from_record
 from .models import Hand, HandFlag
-from .services import HandRejected, delete_hand, describe, drop_player, end_table, restore_hand, save_hand, table_info
+from .services import (
+    HandRejected,
+    delete_hand,
+    describe,
+    drop_player,
+    end_table,
+    reopen_round,
+    restore_hand,
+    save_hand,
+    table_info,
+    verify_round,
+)
 from .views_public import sheet_context
 
 
@@ -102,14 +114,37 @@ class HandPreviewView(DirectorRequiredMixin, View):
         return render(request, "scoring/_preview.html", preview_context(form))
 
 
+def safe_next(request) -> str | None:
+    """The ``next`` page posted with a form, if it is a page of this site."""
+    target = request.POST.get("next")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
+        return target
+    return None
+
+
+def gone(request, pk):
+    """The answer to a request about hand ``pk`` that is deleted already (a second click, a second
+    tab): back to its table with a message, or 404 if it never existed."""
+    record = Hand.history.filter(id=pk).select_related("table").first()
+    if record is None:
+        raise Http404
+    messages.info(request, _("Hand %(number)s is deleted already.") % {"number": record.number})
+    return redirect(record.table)
+
+
 class HandEditView(DirectorRequiredMixin, View):
     """Edit a stored hand; re-scored under the tournament's edition on save."""
 
     def get_hand(self, pk):
-        return get_object_or_404(Hand.objects.select_related("table__round__tournament"), pk=pk)
+        return Hand.objects.select_related("table__round__tournament").filter(pk=pk).first()
 
     def get(self, request, pk):
         hand = self.get_hand(pk)
+        if hand is None:
+            return gone(request, pk)
+        if hand.table.round.verified_at is not None:
+            messages.error(request, _("Round %(number)s is verified: reopen it to change its hands.") % {"number": hand.table.round.number})
+            return redirect(hand.table)
         info = table_info(hand.table, hand.record, hand.number)
         line = info.ruleset.format_hand(hand.record, info.size)
         initial = {**initial_from_record(hand.record, info.size), "version": hand.version, "quick": line, "source": "line"}
@@ -117,6 +152,8 @@ class HandEditView(DirectorRequiredMixin, View):
 
     def post(self, request, pk):
         hand = self.get_hand(pk)
+        if hand is None:
+            return gone(request, pk)
         form = HandForm(request.POST, info=table_info(hand.table, hand.record, hand.number))
         if form.is_valid() and _save(request, form, hand.table, hand):
             messages.success(request, _("Hand %(number)s changed.") % {"number": hand.number})
@@ -128,10 +165,17 @@ class HandDeleteView(DirectorRequiredMixin, View):
     """Delete a hand (POST, with ``reason``); later hands move up so numbers stay gapless."""
 
     def post(self, request, pk):
-        hand = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
+        hand = Hand.objects.select_related("table").filter(pk=pk).first()
+        if hand is None:
+            return gone(request, pk)
         table, number = hand.table, hand.number
-        delete_hand(hand, request.user, request.POST.get("reason", "").strip()[:100])
-        messages.success(request, _("Hand %(number)s deleted.") % {"number": number})
+        try:
+            delete_hand(hand, request.user, request.POST.get("reason", "").strip()[:100])
+        except HandRejected as refused:
+            for message in refused.messages:
+                messages.error(request, message)
+        else:
+            messages.success(request, _("Hand %(number)s deleted.") % {"number": number})
         return redirect(table)
 
 
@@ -173,15 +217,24 @@ class EndTableView(DirectorRequiredMixin, View):
 
     def post(self, request, table_pk):
         table = get_object_or_404(Table, pk=table_pk)
-        played = end_table(table, request.user)
-        messages.success(request, _("%(table)s ended after %(hands)s hands.") % {"table": table, "hands": played})
-        return redirect(request.POST.get("next") or table.get_absolute_url())
+        try:
+            played = end_table(table, request.user)
+        except HandRejected as refused:
+            for message in refused.messages:
+                messages.error(request, message)
+        else:
+            messages.success(request, _("%(table)s ended after %(hands)s hands.") % {"table": table, "hands": played})
+        return redirect(safe_next(request) or table.get_absolute_url())
 
 
 class BoardView(DirectorRequiredMixin, TemplateView):
-    """The director's board: rounds × tables with hands entered, flags, confirmations, ended tables."""
+    """The director's board: rounds × tables with hands entered, each table's running totals,
+    flags, confirmations, ended tables and verification; it reloads itself (htmx polling)."""
 
     template_name = "scoring/board.html"
+
+    def get_template_names(self):
+        return ["scoring/_board.html"] if self.request.htmx else [self.template_name]  # its own polling
 
     def get_context_data(self, **kwargs):
         tournament = get_object_or_404(Tournament, pk=kwargs["pk"])
@@ -199,13 +252,30 @@ class ResolveFlagView(DirectorRequiredMixin, View):
 
 
 class VerifyRoundView(DirectorRequiredMixin, View):
-    """Mark a round verified, or not verified again (POST)."""
+    """Mark a round verified (POST): its hands are locked. Sets, never toggles."""
 
     def post(self, request, pk):
         rnd = get_object_or_404(Round, pk=pk)
-        rnd.verified_at = None if rnd.verified_at else timezone.now()
-        rnd.save(update_fields=["verified_at"])
+        if verify_round(rnd, request.user):
+            messages.success(request, _("%(round)s is verified; its hands are locked.") % {"round": rnd})
+        else:
+            messages.info(request, _("%(round)s is verified already.") % {"round": rnd})
         return redirect("scoring_director:board", pk=rnd.tournament_id)
+
+
+class ReopenRoundView(DirectorRequiredMixin, View):
+    """Reopen a verified round (POST with ``reason``, kept in the log) so its hands can change."""
+
+    def post(self, request, pk):
+        rnd = get_object_or_404(Round, pk=pk)
+        reason = request.POST.get("reason", "")
+        if not reason.strip():
+            messages.error(request, _("Say why the round is reopened."))
+        elif reopen_round(rnd, reason, request.user):
+            messages.success(request, _("%(round)s is open again.") % {"round": rnd})
+        else:
+            messages.info(request, _("%(round)s is open already.") % {"round": rnd})
+        return redirect(safe_next(request) or reverse("scoring_director:board", args=[rnd.tournament_id]))
 
 
 class TableCardView(DirectorRequiredMixin, TemplateView):

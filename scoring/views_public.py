@@ -24,9 +24,11 @@ def sheet_context(table: Table, form: HandForm | None = None, editing=None, dire
     (carrying its hand number, so a second scorer's save of the same hand is refused). ``info``:
     the table's :class:`~scoring.services.TableInfo` if the caller has it."""
     sheet = build_sheet(table, info)
-    if form is None and director and not sheet.complete:
+    locked = table.round.verified_at is not None  # a verified round's hands do not change
+    if form is None and director and not sheet.complete and not locked:
         form = HandForm(info=sheet.info, dealer=sheet.next_dealer, initial={"number": sheet.next_number})
     return {
+        "locked": locked,
         "table": table,
         "round": table.round,
         "tournament": table.round.tournament,
@@ -73,6 +75,9 @@ class PrivateSheetView(View):
 
     def post(self, request, token):
         table = self.get_table(token)
+        if table.round.verified_at is not None:
+            messages.error(request, _("This round is verified: the sheet can no longer be confirmed or flagged."))
+            return redirect("scoring:private_sheet", token=token)
         if "confirm" in request.POST:
             SheetConfirmation.objects.create(
                 table=table, name=request.POST.get("name", "").strip()[:120], hands=table.hands.count()

@@ -1,5 +1,7 @@
 """Forms for players, tournaments, registrations and the draw."""
 
+import json
+
 from django import forms
 from django.db.models import Count, Max
 from django.utils.translation import gettext_lazy as _
@@ -10,12 +12,13 @@ from .models import Player, Registration, Seat, Table, Tournament
 
 
 def edition_choices():
-    """``("key|edition", "Name – edition (source)")`` for every registered ruleset edition."""
+    """``("key|edition", label)`` for every registered ruleset edition, labelled as players name it
+    ("Tiroler Tarockcup 2019/20", "Cego Ichenheim"); its sources are on the rules page."""
     choices = []
     for rs in variants.all_rulesets():
         for edition in rs.editions:
             ed = variants.get_ruleset(rs.key, edition)
-            choices.append((f"{ed.key}|{ed.edition}", f"{ed.name} {ed.edition} – {ed.source}"))
+            choices.append((f"{ed.key}|{ed.edition}", ed.label))
     return choices
 
 
@@ -52,6 +55,8 @@ class TournamentForm(forms.ModelForm):
         help_text=_("Only the chosen ruleset's options apply."),
     )
 
+    field_order = ["name", "date", "venue", "ruleset_edition", "rounds", "hands_per_round", "ruleset_options", "draw_mode", "status"]
+
     class Meta:
         model = Tournament
         fields = ["name", "date", "venue", "rounds", "hands_per_round", "draw_mode", "status"]
@@ -61,13 +66,16 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         for name in ("rounds", "hands_per_round", "draw_mode"):
             self.fields[name].required = False
-        self.fields["rounds"].help_text = _("Empty: the ruleset's default (3 for both cups, 2 sessions in Cego, 4 in Bled).")
+        self.fields["rounds"].help_text = _("Empty: the chosen ruleset's default, shown in grey.")
         self.fields["hands_per_round"].help_text = _(
-            "Empty: the ruleset's default (Tirol 16, WTC 20 at a 4-table, a quarter more at a 5-table; Cego 24; Bled 21)."
+            "At a table of the usual size; empty: the chosen ruleset's default, shown in grey (larger tables play proportionally more where the ruleset says so)."
         )
         if not self.instance.pk:
-            self.initial.pop("rounds", None)
-            self.initial.pop("hands_per_round", None)
+            # Empty means the chosen ruleset's default (clean); the model's own default (3 × 16)
+            # must not be shown, or a Cego tournament left untouched would get it.
+            for name in ("rounds", "hands_per_round"):
+                self.initial.pop(name, None)
+                self.fields[name].initial = None
         chosen = {}
         for rs in variants.all_rulesets():
             settings = {**rs.option_defaults, **(self.instance.options if rs.key == self.instance.ruleset else {})}
@@ -79,6 +87,21 @@ class TournamentForm(forms.ModelForm):
                 self.fields["ruleset_edition"].disabled = True
                 self.fields["ruleset_options"].disabled = True
                 self.fields["ruleset_edition"].help_text = _("Fixed once a round is drawn.")
+        self.show_ruleset_defaults()
+
+    def show_ruleset_defaults(self) -> None:
+        """Each ruleset's default rounds and hands as placeholders, for the chosen one now and (by
+        the script tournament-form.js) for whichever is chosen next; without the script, the
+        other rulesets' options are ignored on saving."""
+        defaults = {
+            value: {"rounds": rs.default_rounds, "hands": rs.default_hands_per_round}
+            for value, rs in ((v, variants.get_ruleset(*v.split("|", 1))) for v, _label in self.fields["ruleset_edition"].choices)
+        }
+        self.fields["ruleset_edition"].widget.attrs["data-defaults"] = json.dumps(defaults)
+        chosen = self.data.get(self.add_prefix("ruleset_edition")) if self.is_bound else self.fields["ruleset_edition"].initial
+        current = defaults.get(chosen or "", next(iter(defaults.values()), {}))
+        self.fields["rounds"].widget.attrs["placeholder"] = current.get("rounds", "")
+        self.fields["hands_per_round"].widget.attrs["placeholder"] = current.get("hands", "")
 
     def edition(self):
         """The ruleset object of the chosen ruleset and edition (``None`` if none was chosen)."""
@@ -168,9 +191,15 @@ class RegisterPlayersForm(forms.Form):
 
 
 class DrawForm(forms.Form):
-    """Draw the next round; an empty seed draws a fresh random one (stored with the round)."""
+    """Draw the next round; an empty seed draws a fresh random one (stored with the round).
+
+    ``number``: the round the page offered to draw (a second click of the same page draws
+    nothing); ``confirm``: draw although tables of the previous round are still playing.
+    """
 
     seed = forms.IntegerField(label=_("Seed (optional)"), required=False, min_value=0, max_value=2**62)
+    number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    confirm = forms.BooleanField(label=_("Draw anyway"), required=False)
 
 
 

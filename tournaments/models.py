@@ -225,7 +225,7 @@ class Seat(models.Model):
 
 class DrawLog(models.Model):
     """Every draw, redraw, deletion and swap of a round, with its seed (issue 6: "each attempt
-    logged with its seed")."""
+    logged with its seed"); and who verified a round and who reopened it, and why."""
 
     class Action(models.TextChoices):
         DRAWN = "drawn", _("drawn")
@@ -233,13 +233,15 @@ class DrawLog(models.Model):
         SWAPPED = "swapped", _("players swapped")
         SUBSTITUTE = "substitute", _("substitute seated")
         LEFT = "left", _("player left the table")
+        VERIFIED = "verified", _("round verified")
+        REOPENED = "reopened", _("verified round reopened")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="draw_log")
     round_number = models.PositiveSmallIntegerField(_("round"))
     action = models.CharField(_("action"), max_length=12, choices=Action.choices)
     seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
     repeats = models.PositiveIntegerField(_("repeat meetings"), null=True, blank=True)
-    detail = models.CharField(_("detail"), max_length=300, blank=True)
+    detail = models.TextField(_("detail"), blank=True)  # a draw of 2,000 players lists 500 table sizes
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("by")
     )

@@ -11,7 +11,7 @@ from django.db import models, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from scoring.standings import standings_order
+from scoring.standings import standings_order, table_states
 
 from .draw import SeatingImpossible, draw_with_mode
 from .problems import translate_problem
@@ -24,6 +24,35 @@ class DrawRefused(Exception):
     def __init__(self, message):
         self.message = message
         super().__init__(str(message))
+
+
+class AlreadyDone(DrawRefused):
+    """What was asked for has happened already (a second click, a second tab): nothing changed.
+    ``number``: the round the request was about."""
+
+    def __init__(self, message, number: int):
+        super().__init__(message)
+        self.number = number
+
+
+class UnfinishedTables(DrawRefused):
+    """The previous round still has tables playing; the director confirms to draw anyway.
+    ``tables``: their numbers; ``number``: the round they belong to."""
+
+    def __init__(self, number: int, tables: list[int]):
+        self.number, self.tables = number, tables
+        super().__init__(
+            _("Round %(number)s is still playing at table %(tables)s. Draw the next round anyway?")
+            % {"number": number, "tables": ", ".join(map(str, tables))}
+        )
+
+
+def unfinished_tables(tournament: Tournament, number: int) -> list[int]:
+    """Numbers of the tables of round ``number`` that have neither played all their hands nor been
+    ended by the director."""
+    states = table_states(tournament)
+    numbers = dict(Table.objects.filter(round__tournament=tournament, round__number=number).values_list("id", "number"))
+    return sorted(numbers[t] for t, state in states.items() if t in numbers and not state.finished)
 
 
 def register(tournament: Tournament, player: Player) -> Registration:
@@ -49,7 +78,14 @@ def past_tables(tournament: Tournament) -> dict[int, list[list[int]]]:
     return {number: list(tables.values()) for number, tables in rounds.items()}
 
 
-def draw_next_round(tournament: Tournament, seed: int | None = None, user=None) -> Round:
+def draw_next_round(
+    tournament: Tournament,
+    seed: int | None = None,
+    user=None,
+    *,
+    expected: int | None = None,
+    unfinished_ok: bool = True,
+) -> Round:
     """Draw and store the next round, or in the mode "all rounds at the start" every remaining
     round (``tournament-formats.md`` §2). Returns the first round drawn.
 
@@ -58,15 +94,25 @@ def draw_next_round(tournament: Tournament, seed: int | None = None, user=None) 
     random, all rounds at once minimising repeats over all of them, or by current standings; then
     seats by drawn card. Every active (not withdrawn) registration is seated exactly once.
 
+    ``expected``: the round number the director's page offered to draw; if another request drew
+    it meanwhile (a double click), :class:`AlreadyDone` and nothing is drawn. ``unfinished_ok``:
+    without it, a previous round with tables still playing raises :class:`UnfinishedTables`
+    naming them, for the director to confirm.
+
     Raises :class:`DrawRefused` when every round is drawn already or the field cannot be seated
     (the message names the nearest player counts that work).
     """
     rs = tournament.get_ruleset()
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament.refresh_from_db(fields=["rounds", "draw_mode", "status"])
         number = (tournament.round_set.aggregate(m=Max("number"))["m"] or 0) + 1
+        if expected is not None and number > expected:
+            raise AlreadyDone(_("Round %(number)s is drawn already.") % {"number": expected}, expected)
         if number > tournament.rounds:
             raise DrawRefused(_("All %(rounds)s rounds are drawn already.") % {"rounds": tournament.rounds})
+        if not unfinished_ok and number > 1 and (playing := unfinished_tables(tournament, number - 1)):
+            raise UnfinishedTables(number - 1, playing)
         players = list(
             tournament.registrations.filter(withdrawn=False).order_by("start_number").values_list("pk", flat=True)
         )
@@ -211,14 +257,20 @@ def seat_substitute(seat: Seat, substitute: Registration, user=None) -> Seat:
     return seat
 
 
-def delete_last_round(tournament: Tournament, user=None) -> None:
+def delete_last_round(tournament: Tournament, user=None, expected: int | None = None) -> None:
     """Delete the last drawn round if no hand has been entered in it yet (to redraw it).
 
-    Raises :class:`DrawRefused` when there is no round or a hand is entered (the seating is locked).
+    ``expected``: the round the director asked to delete; if it is gone already (a double click),
+    :class:`AlreadyDone` and the round before it stays. Raises :class:`DrawRefused` when there is
+    no round or a hand is entered (the seating is locked).
     """
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
         rnd = tournament.round_set.order_by("-number").first()
+        if expected is not None and (rnd is None or rnd.number < expected):
+            raise AlreadyDone(_("Round %(number)s is deleted already.") % {"number": expected}, expected)
+        if expected is not None and rnd.number > expected:
+            raise DrawRefused(_("Only the last round can be deleted."))
         if rnd is None:
             raise DrawRefused(_("No round has been drawn yet."))
         # Hands are saved under a lock on their table: lock the round's tables too.
@@ -235,3 +287,19 @@ def delete_last_round(tournament: Tournament, user=None) -> None:
         )
         rnd.delete()
 
+
+
+def redraw_last_round(tournament: Tournament, number: int, user=None, seed: int | None = None) -> Round:
+    """Draw round ``number``, the last one, again with a fresh seed, in one transaction: if the new
+    draw is refused, the old round stays as it was. Both the deletion and the new draw are in the
+    draw log. ``seed``: the seed of the draw the director saw; if the round was drawn again
+    meanwhile (a double click), :class:`AlreadyDone` and it stays as it is. Raises
+    :class:`DrawRefused`."""
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.round_set.filter(number__gt=number).exists():
+            raise DrawRefused(_("Only the last round can be drawn again."))
+        if seed is not None and tournament.round_set.filter(number=number).exclude(seed=seed).exists():
+            raise AlreadyDone(_("Round %(number)s is drawn again already.") % {"number": number}, number)
+        delete_last_round(tournament, user, expected=number)
+        return draw_next_round(tournament, user=user, expected=number)

@@ -112,15 +112,31 @@ class DrawRoundView(DirectorRequiredMixin, TournamentMixin, FormView):
     template_name = "tournaments/draw.html"
     form_class = DrawForm
 
+    def get_initial(self):
+        return {"number": self.next_number()}
+
+    def next_number(self) -> int:
+        return self.tournament.round_set.count() + 1
+
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["active"] = self.tournament.registrations.filter(withdrawn=False).count()
-        ctx["next_number"] = self.tournament.round_set.count() + 1
+        ctx["next_number"] = self.next_number()
+        ctx["playing"] = services.unfinished_tables(self.tournament, self.next_number() - 1)
         return ctx
 
     def form_valid(self, form):
         try:
-            rnd = services.draw_next_round(self.tournament, form.cleaned_data.get("seed"), self.request.user)
+            rnd = services.draw_next_round(
+                self.tournament,
+                form.cleaned_data.get("seed"),
+                self.request.user,
+                expected=form.cleaned_data.get("number"),
+                unfinished_ok=form.cleaned_data.get("confirm", False),
+            )
+        except services.AlreadyDone as done:
+            messages.info(self.request, done.message)
+            return redirect("tournaments:round", pk=self.tournament.pk, number=done.number)
         except services.DrawRefused as refused:
             form.add_error(None, refused.message)
             return self.form_invalid(form)
@@ -133,9 +149,12 @@ class DeleteLastRoundView(DirectorRequiredMixin, View):
 
     def post(self, request, pk):
         tournament = get_object_or_404(Tournament, pk=pk)
+        number = request.POST.get("number", "")
         try:
-            services.delete_last_round(tournament, request.user)
+            services.delete_last_round(tournament, request.user, expected=int(number) if number.isdigit() else None)
             messages.success(request, _("The last round was deleted; draw it again."))
+        except services.AlreadyDone as done:
+            messages.info(request, done.message)
         except services.DrawRefused as refused:
             messages.error(request, refused.message)
         return redirect(tournament)
@@ -208,11 +227,12 @@ class RedrawView(DirectorRequiredMixin, View):
     def post(self, request, pk, number):
         rnd = get_round(pk, number)
         tournament = rnd.tournament
+        seed = request.POST.get("seed", "")
         try:
-            if tournament.round_set.filter(number__gt=rnd.number).exists():
-                raise services.DrawRefused(_("Only the last round can be drawn again."))
-            services.delete_last_round(tournament, request.user)
-            new = services.draw_next_round(tournament, user=request.user)
+            new = services.redraw_last_round(tournament, rnd.number, request.user, seed=int(seed) if seed.isdigit() else None)
+        except services.AlreadyDone as done:
+            messages.info(request, done.message)
+            return redirect("tournaments:round", pk=pk, number=number)
         except services.DrawRefused as refused:
             messages.error(request, refused.message)
             return redirect("tournaments:round", pk=pk, number=number)

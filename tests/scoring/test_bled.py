@@ -512,7 +512,7 @@ def test_rules_page_states_the_options_in_force(client, make_tournament, english
     """The public rules page says how Bled scores, with the tournament's options (§3, §5, §7)."""
     t = bled_tournament(make_tournament, options={"mond_penalty_20": True, "rank_by_game_points": True})
     html = client.get(f"/t/{t.pk}/rules/").content.decode()
-    assert re.search(r"<title>\s*Tarok Bled 2005", html)  # the rules stay out of the title
+    assert re.search(r"<title>\s*Tarok Bled \(2005\)", html)  # the rules stay out of the title
     assert "Radelci: after every Klop" in html
     assert "−20" in html  # the Mond penalty option
     assert "ranks by game points" in html

@@ -142,7 +142,7 @@ def test_flagged_hands_stand_out_for_the_director_and_the_board(director_client,
     assert 'class=" flagged"' in sheet.content.decode()
     assert "Trull vergessen" in sheet.content.decode()
     board = director_client.get(reverse("scoring_director:board", args=[four_table.round.tournament_id]))
-    cell = board.context["board"][0].cells[0]
+    cell = board.context["board"].rounds[0].cells[0]
     assert (cell.hands, cell.cap, cell.flags) == (1, 16, 1)
     director_client.post(reverse("scoring_director:resolve_flag", args=[hand.flags.get().pk]))
     assert not HandFlag.objects.filter(resolved=False).exists()
