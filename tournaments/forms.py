@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 import variants
 
 from .models import Player, Registration, Seat, Table, Tournament
+from .registration import name_key
 
 
 def edition_choices():
@@ -164,30 +165,66 @@ class TournamentForm(forms.ModelForm):
 
 
 class PlayerForm(forms.ModelForm):
+    """A player of the register. A new player whose name is in the register already is refused
+    naming the existing ones, unless the director says he is somebody else (``another``)."""
+
+    another = forms.BooleanField(label=_("This is another person with the same name: add anyway"), required=False)
+
     class Meta:
         model = Player
         fields = ["name", "club"]
 
+    def clean(self):
+        data = super().clean()
+        name = (data.get("name") or "").strip()
+        if name and not data.get("another"):
+            same = [p for p in Player.objects.exclude(pk=self.instance.pk) if name_key(p.name) == name_key(name)]
+            if same:
+                raise forms.ValidationError(
+                    _("%(players)s is in the register already: register that player, or tick that this is another person.")
+                    % {"players": ", ".join(str(p) for p in same)}
+                )
+        return data
+
 
 class RegisterPlayersForm(forms.Form):
-    """Register existing players (several at once) or a new one by name and club."""
+    """Register players by name: a pasted list, one per line, and/or one new player's name and
+    club. Every line is matched against the player register (:mod:`tournaments.registration`)."""
 
-    players = forms.ModelMultipleChoiceField(
-        label=_("Existing players"), queryset=Player.objects.none(), required=False,
-        widget=forms.SelectMultiple(attrs={"size": 10}),
+    names = forms.CharField(
+        label=_("Paste a list of names"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "cols": 40, "spellcheck": "false"}),
+        help_text=_("One player per line: “Name; Town or club”, “Name (Town or club)” or just the name."),
     )
     new_name = forms.CharField(label=_("New player: name"), max_length=120, required=False)
     new_club = forms.CharField(label=_("New player: town or club"), max_length=120, required=False)
 
-    def __init__(self, *args, tournament, **kwargs):
+    def __init__(self, *args, tournament=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["players"].queryset = Player.objects.exclude(registrations__tournament=tournament)
+        self.tournament = tournament
 
     def clean(self):
         data = super().clean()
-        if not data.get("players") and not (data.get("new_name") or "").strip():
-            raise forms.ValidationError(_("Choose existing players or enter a new player's name."))
+        if not (data.get("names") or "").strip() and not (data.get("new_name") or "").strip():
+            raise forms.ValidationError(_("Search the register, paste names or enter a new player's name."))
         return data
+
+    def text(self) -> str:
+        """The names to register as lines of text: the pasted list, then the single new player."""
+        lines = [self.cleaned_data.get("names") or ""]
+        if (name := (self.cleaned_data.get("new_name") or "").strip()):
+            club = (self.cleaned_data.get("new_club") or "").strip()
+            lines.append(f"{name}; {club}" if club else name)
+        return "\n".join(lines)
+
+    def choices(self) -> dict[int, str]:
+        """The director's picks for lines that matched players of the register: ``{line: value}``."""
+        picks = {}
+        for key, value in self.data.items():
+            if key.startswith("choice_") and key[7:].isdigit() and value:
+                picks[int(key[7:])] = value
+        return picks
 
 
 class DrawForm(forms.Form):

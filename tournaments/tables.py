@@ -7,9 +7,15 @@ from .models import Player, Registration
 
 
 class PlayerTable(tables.Table):
+    edit = tables.TemplateColumn(
+        '<a href="{% url \'tournaments_director:player_edit\' record.pk %}">{% load i18n %}{% translate "edit" %}</a>',
+        verbose_name="",
+        orderable=False,
+    )
+
     class Meta:
         model = Player
-        fields = ("name", "club")
+        fields = ("name", "club", "edit")
         orderable = False
         attrs = {"class": "grid"}
 
@@ -19,7 +25,9 @@ class RegistrationTable(tables.Table):
     name = tables.Column(accessor="player__name", verbose_name=_("name"))
     club = tables.Column(accessor="player__club", verbose_name=_("town or club"))
     withdrawn = tables.TemplateColumn(
-        template_name="tournaments/_withdraw_button.html", verbose_name=_("withdrawn")
+        template_name="tournaments/_withdraw_button.html",
+        verbose_name=_("withdrawn"),
+        extra_context={},
     )
 
     class Meta:
@@ -27,3 +35,9 @@ class RegistrationTable(tables.Table):
         fields = ("start_number", "name", "club", "withdrawn")
         orderable = False
         attrs = {"class": "grid"}
+
+    def __init__(self, *args, seated=(), **kwargs):
+        """``seated``: registration ids seated in some round (they withdraw; the others can be
+        removed)."""
+        super().__init__(*args, **kwargs)
+        self.columns["withdrawn"].column.extra_context = {"seated": set(seated)}

@@ -11,6 +11,8 @@ urlpatterns = [
     path("t/<int:pk>/edit/", v.TournamentUpdateView.as_view(), name="edit"),
     path("t/<int:pk>/players/", v.RegistrationsView.as_view(), name="registrations"),
     path("t/<int:pk>/players/<int:reg>/withdraw/", v.WithdrawView.as_view(), name="withdraw"),
+    path("t/<int:pk>/players/<int:reg>/remove/", v.RemoveRegistrationView.as_view(), name="remove_registration"),
+    path("t/<int:pk>/players/register/", v.RegisterPlayerView.as_view(), name="register_player"),
     path("t/<int:pk>/players/import/", views_import.ImportPlayersView.as_view(), name="import_players"),
     path("t/<int:pk>/draw/", v.DrawRoundView.as_view(), name="draw"),
     path("t/<int:pk>/rounds/delete-last/", v.DeleteLastRoundView.as_view(), name="delete_last_round"),
@@ -21,4 +23,6 @@ urlpatterns = [
     path("t/<int:pk>/round/<int:number>/table-cards.pdf", v.TableCardsPdfView.as_view(), name="table_cards_pdf"),
     path("players/", v.PlayerListView.as_view(), name="players"),
     path("players/new/", v.PlayerCreateView.as_view(), name="player_create"),
+    path("players/<int:pk>/edit/", v.PlayerUpdateView.as_view(), name="player_edit"),
+    path("players/merge/", v.MergePlayersView.as_view(), name="merge_players"),
 ]

@@ -8,15 +8,15 @@ from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import CreateView, FormView, ListView, UpdateView, View
 
-from . import services
+from . import registration, services
 from .forms import DrawForm, PlayerForm, RegisterPlayersForm, SubstituteForm, SwapForm, TournamentForm
-from .models import Player, Registration, Tournament
+from .models import Player, Registration, Seat, Tournament
 from .pdf import pdf_response, render_pdf
 from .permissions import DirectorRequiredMixin
 from .tables import PlayerTable, RegistrationTable
@@ -49,6 +49,9 @@ class TournamentUpdateView(DirectorRequiredMixin, UpdateView):
 
 
 class PlayerListView(DirectorRequiredMixin, ListView):
+    """The player register: every player with an edit link, and the possible duplicates (same
+    name) with a form to merge each group into one player."""
+
     model = Player
     template_name = "tournaments/player_list.html"
 
@@ -56,7 +59,41 @@ class PlayerListView(DirectorRequiredMixin, ListView):
         ctx = super().get_context_data(**kwargs)
         ctx["table"] = PlayerTable(Player.objects.all())
         ctx["form"] = PlayerForm()
+        ctx["duplicates"] = registration.duplicate_groups()
         return ctx
+
+
+class PlayerUpdateView(DirectorRequiredMixin, UpdateView):
+    model = Player
+    form_class = PlayerForm
+    template_name = "tournaments/form.html"
+    extra_context = {"title": gettext_lazy("Edit player")}
+
+    def get_success_url(self):
+        return reverse("tournaments_director:players")
+
+
+class MergePlayersView(DirectorRequiredMixin, View):
+    """Merge duplicates (POST ``keep`` and ``merge``): the merged player's registrations move to
+    the kept one and he leaves the register."""
+
+    def post(self, request):
+        keep = Player.objects.filter(pk=request.POST.get("keep") or 0).first()
+        merged = [p for p in Player.objects.filter(pk__in=request.POST.getlist("merge")) if keep is None or p.pk != keep.pk]
+        if keep is None or not merged:
+            messages.error(request, _("Choose the player to keep and at least one to merge into him."))
+            return redirect("tournaments_director:players")
+        for player in merged:
+            try:
+                moved = registration.merge_players(keep, player)
+            except registration.RegistrationRefused as refused:
+                messages.error(request, f"{player}: {refused.message}")
+            else:
+                messages.success(
+                    request,
+                    _("%(merged)s is merged into %(kept)s (%(count)s tournament(s) moved).") % {"merged": player, "kept": keep, "count": moved},
+                )
+        return redirect("tournaments_director:players")
 
 
 class PlayerCreateView(DirectorRequiredMixin, CreateView):
@@ -70,10 +107,21 @@ class PlayerCreateView(DirectorRequiredMixin, CreateView):
 
 
 class RegistrationsView(DirectorRequiredMixin, TournamentMixin, FormView):
-    """The tournament's field: registered players, registering more, withdrawing."""
+    """The tournament's field: registered players; registering more by searching the register as
+    you type (``?q=``; htmx asks for the results alone), by a pasted list of names or a new
+    player; withdrawing, and removing a registration made by mistake."""
 
     template_name = "tournaments/registrations.html"
     form_class = RegisterPlayersForm
+
+    def get(self, request, *args, **kwargs):
+        if request.htmx and "q" in request.GET:
+            return render(request, "tournaments/_player_search.html", self.search_context())
+        return super().get(request, *args, **kwargs)
+
+    def search_context(self) -> dict:
+        query = self.request.GET.get("q", "")
+        return {"tournament": self.tournament, "query": query, "found": registration.search_players(query, self.tournament)}
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "tournament": self.tournament}
@@ -81,19 +129,51 @@ class RegistrationsView(DirectorRequiredMixin, TournamentMixin, FormView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         regs = self.tournament.registrations.select_related("player")
-        ctx.update(table=RegistrationTable(regs), count=regs.count())
+        seated = set(Seat.objects.filter(table__round__tournament=self.tournament).values_list("registration_id", flat=True))
+        seated |= set(Seat.objects.filter(table__round__tournament=self.tournament).values_list("substitute_id", flat=True))
+        ctx.update(table=RegistrationTable(regs, seated=seated), count=regs.count(), **self.search_context())
         return ctx
 
     def form_valid(self, form):
-        with transaction.atomic():
-            players = list(form.cleaned_data["players"])
-            name = form.cleaned_data["new_name"].strip()
-            if name:
-                players.append(Player.objects.create(name=name, club=form.cleaned_data["new_club"].strip()))
-            for player in players:
-                services.register(self.tournament, player)
-        messages.success(self.request, _("%(count)s player(s) registered.") % {"count": len(players)})
+        lines = registration.resolve(self.tournament, registration.read_names(form.text()), form.choices())
+        try:
+            registered = registration.register_lines(self.tournament, lines)
+        except registration.RegistrationRefused as refused:
+            form.add_error(None, refused.message)
+            return self.render_to_response(self.get_context_data(form=form, lines=lines), status=422)
+        new = sum(1 for e in lines if e.status == "new")
+        messages.success(
+            self.request,
+            _("%(count)s player(s) registered, %(new)s of them new in the register.") % {"count": len(registered), "new": new},
+        )
         return redirect("tournaments_director:registrations", pk=self.tournament.pk)
+
+
+class RegisterPlayerView(DirectorRequiredMixin, View):
+    """Register one player of the register found by the search (POST ``player``)."""
+
+    def post(self, request, pk):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        player = get_object_or_404(Player, pk=request.POST.get("player") or 0)
+        reg = services.register(tournament, player)
+        messages.success(request, _("%(name)s is registered with start number %(number)s.") % {"name": player.name, "number": reg.start_number})
+        return redirect("tournaments_director:registrations", pk=pk)
+
+
+class RemoveRegistrationView(DirectorRequiredMixin, View):
+    """Remove a registration made by mistake (POST), only before the player is seated."""
+
+    def post(self, request, pk, reg):
+        entry = Registration.objects.filter(pk=reg, tournament_id=pk).select_related("player").first()
+        if entry is None:
+            messages.info(request, _("That registration is removed already."))
+        else:
+            try:
+                registration.remove_registration(entry)
+                messages.success(request, _("%(name)s is no longer registered.") % {"name": entry.player.name})
+            except registration.RegistrationRefused as refused:
+                messages.error(request, refused.message)
+        return redirect("tournaments_director:registrations", pk=pk)
 
 
 class WithdrawView(DirectorRequiredMixin, View):

@@ -1,0 +1,225 @@
+"""Registering a field quickly without duplicating anyone in the player register (issue 14).
+
+- :func:`search_players`: the register searched as the director types (names and clubs, any case,
+  accents or none).
+- :func:`read_names` and :func:`resolve`: a pasted list of names, one player per line, matched
+  against the register. A line whose name and club are a registered player's is that player; a
+  line whose name exists with another club (or with its words in another order) is offered the
+  existing players to choose from, never silently made a second player; only a name nobody has
+  becomes a new player. :func:`register_lines` registers a resolved list, all lines or none.
+- :func:`remove_registration`: a registration made by mistake, before its player is seated.
+- :func:`merge_players`: two entries of the register that are one person become one; the
+  registrations (and with them seats, hands and standings) move to the one kept.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils.translation import gettext as _
+
+from .models import Player, Registration, Seat, Tournament
+
+NAME_MAX = Player._meta.get_field("name").max_length
+CLUB_MAX = Player._meta.get_field("club").max_length
+SEARCH_LIMIT = 20
+# A pasted line: "Name; Club", "Name<TAB>Club" or "Name (Club)"; a comma belongs to the name
+# ("Berger, Anna" is how many lists write it).
+_CLUB_IN_BRACKETS = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
+
+
+class RegistrationRefused(Exception):
+    """Nothing was registered, removed or merged; ``message`` says why."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+def fold(text: str) -> str:
+    """``text`` for comparing names: case-folded, accents removed, spaces collapsed."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+def name_key(name: str) -> tuple[str, ...]:
+    """The words of a name, folded and sorted: "Berger Anna" and "Anna Berger" share it."""
+    return tuple(sorted(re.split(r"[\s,]+", fold(name).strip(" ,"))))
+
+
+def search_players(query: str, tournament: Tournament | None = None, limit: int = SEARCH_LIMIT) -> list[Player]:
+    """Players whose name or club has a word starting with every word of ``query`` (folded), not
+    yet registered in ``tournament``; at most ``limit``, by name. An empty query finds nobody."""
+    words = fold(query).split()
+    if not words:
+        return []
+    players = Player.objects.order_by("name", "club")
+    if tournament is not None:
+        players = players.exclude(registrations__tournament=tournament)
+    found = []
+    for player in players.only("id", "name", "club"):
+        text = re.split(r"[\s\-,()/]+", fold(f"{player.name} {player.club}"))
+        if all(any(part.startswith(w) for part in text) for w in words):
+            found.append(player)
+            if len(found) >= limit:
+                break
+    return found
+
+
+@dataclass
+class NameLine:
+    """One line of a pasted list and what registering it does.
+
+    ``status``: ``"problem"`` (``problem`` says why), ``"registered"`` (already in the tournament:
+    nothing to do), ``"existing"`` (``player``, the register's), ``"new"`` (a new player) or
+    ``"choose"`` (``candidates`` have this name: the director picks one or a new player).
+    """
+
+    line: int
+    name: str
+    club: str
+    status: str = "new"
+    player: Player | None = None
+    candidates: list[Player] = field(default_factory=list)
+    problem: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.club})" if self.club else self.name
+
+
+def read_names(text: str) -> list[NameLine]:
+    """The non-blank lines of ``text`` as :class:`NameLine` (line numbers as typed), with the
+    problems of the line itself: no name, too long."""
+    lines = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        if "\t" in raw or ";" in raw:
+            name, _sep, club = re.split(r"([\t;])", raw, maxsplit=1)
+        elif match := _CLUB_IN_BRACKETS.match(raw):
+            name, club = match.group(1), match.group(2)
+        else:
+            name, club = raw, ""
+        entry = NameLine(number, " ".join(name.split()), " ".join(club.split()))
+        if not entry.name:
+            entry.status, entry.problem = "problem", _("Line %(line)s has no name.") % {"line": number}
+        elif len(entry.name) > NAME_MAX or len(entry.club) > CLUB_MAX:
+            entry.status = "problem"
+            entry.problem = _("Line %(line)s: a name or club is longer than %(max)s characters.") % {"line": number, "max": NAME_MAX}
+        lines.append(entry)
+    return lines
+
+
+def resolve(tournament: Tournament, lines: list[NameLine], choices: dict[int, str] | None = None) -> list[NameLine]:
+    """Match every line against the register and the tournament (in place; returns ``lines``).
+
+    ``choices``: the director's pick for a line that needed one, ``{line: "new" | player id}``.
+    A line twice in the list is a problem on its second line.
+    """
+    choices = choices or {}
+    registered = set(tournament.registrations.values_list("player_id", flat=True))
+    by_key: dict[tuple, list[Player]] = {}
+    for player in Player.objects.order_by("pk"):
+        by_key.setdefault(name_key(player.name), []).append(player)
+    seen: dict[tuple, int] = {}
+    for entry in lines:
+        if entry.status == "problem":
+            continue
+        key = (name_key(entry.name), fold(entry.club))
+        if key in seen:
+            entry.status = "problem"
+            entry.problem = _("Line %(line)s: %(player)s is in the list twice (also line %(other)s).") % {
+                "line": entry.line, "player": entry.label, "other": seen[key]}
+            continue
+        seen[key] = entry.line
+        same_name = by_key.get(name_key(entry.name), [])
+        exact = [p for p in same_name if fold(p.name) == fold(entry.name) and fold(p.club) == fold(entry.club)]
+        entry.candidates = same_name
+        choice = choices.get(entry.line)
+        if len(exact) == 1 and choice is None:
+            entry.status, entry.player = "existing", exact[0]
+        elif same_name and choice is None:
+            entry.status = "choose"
+        elif choice and choice != "new":
+            entry.player = next((p for p in same_name if str(p.pk) == choice), None)
+            entry.status = "existing" if entry.player else "choose"
+        else:
+            entry.status = "new"
+        if entry.player is not None and entry.player.pk in registered:
+            entry.status = "registered"
+    return lines
+
+
+def register_lines(tournament: Tournament, lines: list[NameLine]) -> list[Registration]:
+    """Register every resolved line in one transaction (new players created); lines already
+    registered are skipped. Raises :class:`RegistrationRefused` if any line has a problem or still
+    needs a choice: then nothing is registered."""
+    open_lines = [e for e in lines if e.status in ("problem", "choose")]
+    if open_lines:
+        raise RegistrationRefused(_("Nothing was registered: line %(lines)s needs your attention.") % {
+            "lines": ", ".join(str(e.line) for e in open_lines)})
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)  # start numbers, as services.register
+        number = tournament.registrations.aggregate(m=Max("start_number"))["m"] or 0
+        taken = set(tournament.registrations.values_list("player_id", flat=True))
+        registrations = []
+        for entry in lines:
+            if entry.status == "registered":
+                continue
+            player = entry.player or Player.objects.create(name=entry.name, club=entry.club)
+            if player.pk in taken:
+                continue  # registered meanwhile (a second tab): once is enough
+            number += 1
+            taken.add(player.pk)
+            registrations.append(Registration.objects.create(tournament=tournament, player=player, start_number=number))
+    return registrations
+
+
+def remove_registration(registration: Registration) -> None:
+    """Remove a registration made by mistake. Only while its player sits at no table of the
+    tournament (as player or substitute); afterwards he withdraws instead and keeps what he played.
+    Before round 1 the later start numbers close the gap. Raises :class:`RegistrationRefused`."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+        if Seat.objects.filter(Q(registration=registration) | Q(substitute=registration)).exists():
+            raise RegistrationRefused(
+                _("%(name)s is seated in a round already: withdraw him instead; he keeps what he played.")
+                % {"name": registration.player.name}
+            )
+        number = registration.start_number
+        registration.delete()
+        if not tournament.round_set.exists():
+            for later in tournament.registrations.filter(start_number__gt=number).order_by("start_number"):
+                later.start_number -= 1
+                later.save(update_fields=["start_number"])
+
+
+def duplicate_groups() -> list[list[Player]]:
+    """Groups of players in the register whose names are the same (folded, any word order)."""
+    groups: dict[tuple, list[Player]] = {}
+    for player in Player.objects.order_by("name", "club", "pk"):
+        groups.setdefault(name_key(player.name), []).append(player)
+    return [group for group in groups.values() if len(group) > 1]
+
+
+def merge_players(keep: Player, merged: Player) -> int:
+    """Make ``merged`` one with ``keep``: his registrations (and so his seats, hands, standings
+    and cup results) become ``keep``'s and ``merged`` leaves the register. Returns how many
+    registrations moved. Raises :class:`RegistrationRefused` if both play in one tournament."""
+    if keep.pk == merged.pk:
+        raise RegistrationRefused(_("Choose two different players."))
+    with transaction.atomic():
+        both = Tournament.objects.filter(registrations__player=keep).filter(registrations__player=merged).distinct()
+        if both.exists():
+            raise RegistrationRefused(
+                _("Both are registered in %(tournaments)s: remove or withdraw one of them there first.")
+                % {"tournaments": ", ".join(str(t) for t in both)}
+            )
+        moved = Registration.objects.filter(player=merged).update(player=keep)
+        merged.delete()
+    return moved
