@@ -71,7 +71,7 @@ class LineProblem:
 
     ``line``: the 1-based line number in the text as typed (blank lines count), or 0 for a problem
     of the whole sheet (an empty sheet). ``message``: translated, starts with the line ("Line 3:
-    the row sums to +2, not 0 (Schreibfehler).") and names the difference.
+    the row sums to +2, not 0: a writing error.") and names the difference.
     """
 
     line: int
@@ -245,9 +245,9 @@ def check_rows(
         if rs.zero_sum and total:
             params = {"line": line, "difference": total}
             if cumulative:
-                message = _("Line %(line)s: the totals change by %(difference)+d in all, not 0 (Schreibfehler).")
+                message = _("Line %(line)s: the totals change by %(difference)+d in all, not 0: a writing error.")
             else:
-                message = _("Line %(line)s: the row sums to %(difference)+d, not 0 (Schreibfehler).")
+                message = _("Line %(line)s: the row sums to %(difference)+d, not 0: a writing error.")
             problems.append(LineProblem(line, message % params))
         dealer = (first_dealer + k) % size
         out = rs.sitting_out(dealer, size)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from tournaments.models import DrawLog, Round, Seat, Table
@@ -385,7 +386,7 @@ def restore_hand(hand: Hand, history_id: int, user=None) -> Hand:
     """Save an earlier version of ``hand`` as its newest, re-validated and re-scored under the
     tournament's edition. Raises ``Hand.history.model.DoesNotExist`` or :class:`HandRejected`."""
     old = hand.history.get(history_id=history_id)
-    when = timezone.localtime(old.history_date).strftime("%d.%m. %H:%M")
+    when = date_format(timezone.localtime(old.history_date), "SHORT_DATETIME_FORMAT")
     return save_hand(hand.table, old.record, user, hand=hand, reason=_("restored the version of %(when)s") % {"when": when})
 
 

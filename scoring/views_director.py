@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
 from tournaments.models import Round, Table, Tournament
-from variants import card_names
+from tournaments.problems import card_labels
 from tournaments.permissions import DirectorRequiredMixin
 
 from .board import build_board
@@ -286,7 +286,7 @@ class TableCardView(DirectorRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=kwargs["table_pk"])
         url = self.request.build_absolute_uri(reverse("scoring:private_sheet", args=[table.token]))
-        cards = card_names(table.round.tournament.get_ruleset())
+        cards = card_labels(table.round.tournament.get_ruleset())
         seats = [(s, cards.get(s.card, s.card)) for s in table.seats.select_related("registration__player").order_by("position")]
         qr = segno.make(url, error="m").svg_inline(scale=4, dark="#000")
         return {**super().get_context_data(**kwargs), "table": table, "url": url, "qr": qr, "seats": seats}

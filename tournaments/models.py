@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 import variants
@@ -76,7 +77,7 @@ class Tournament(models.Model):
         verbose_name_plural = _("tournaments")
 
     def __str__(self):
-        return f"{self.name} ({self.date:%d.%m.%Y})"
+        return f"{self.name} ({date_format(self.date, 'SHORT_DATE_FORMAT')})"
 
     def get_absolute_url(self):
         return reverse("tournaments:detail", args=[self.pk])

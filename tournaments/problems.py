@@ -31,3 +31,11 @@ def translate_problem(problem, seat_names: Mapping[int, str] | None = None) -> s
             value = gettext(value)
         params[key] = value
     return gettext(msgid) % params if params else gettext(msgid)
+
+
+def card_labels(ruleset) -> dict[str, str]:
+    """``{card key: name}`` of the ruleset's seating cards in the active language
+    (:func:`variants.card_names`, translated)."""
+    from variants import card_names
+
+    return {key: gettext(name) for key, name in card_names(ruleset).items()}

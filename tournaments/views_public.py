@@ -5,7 +5,7 @@ from django.views.generic import DetailView, ListView, TemplateView, View
 
 from .forms import SubstituteForm, SwapForm
 from scoring.notation_card import notation_card
-from variants import card_names
+from .problems import card_labels
 
 from .models import Round, Seat, Tournament
 from .pdf import pdf_response, render_pdf
@@ -41,7 +41,7 @@ class TournamentDetailView(DetailView):
             }
             for r in rounds
         ]
-        ctx["registrations"] = t.registrations.count()
+        ctx["registrations"] = t.registrations.filter(withdrawn=False).count()  # the active field
         ctx["ruleset"] = t.get_ruleset()
         return ctx
 
@@ -54,7 +54,7 @@ def get_round(pk: int, number: int) -> Round:
 def round_seating(rnd: Round) -> dict:
     """Tables with their players in seat order and drawn cards, the players by name, the draw
     report with names (one query over the seats)."""
-    cards = card_names(rnd.tournament.get_ruleset())
+    cards = card_labels(rnd.tournament.get_ruleset())
     seats = list(
         Seat.objects.filter(table__round=rnd)
         .select_related("registration__player", "substitute__player", "table")

@@ -128,7 +128,8 @@ class Bonus:
 
 @dataclass(frozen=True)
 class SeatCard:
-    """A card of the seating draw (``tournament-formats.md`` §2): ``key`` and German ``name``."""
+    """A card of the seating draw (``tournament-formats.md`` §2): ``key`` and German ``name``,
+    marked for translation (the Django layer shows it in the reader's language)."""
 
     key: str
     name: str

@@ -46,10 +46,10 @@ BONUSES = (
 # Seating by card (tournament-formats.md §2): the highest card deals first, the others follow in
 # playing order by the strength of their cards.
 SEAT_CARDS = (
-    SeatCard("skis", "Škis"),
-    SeatCard("mond", "Mond (XXI)"),
-    SeatCard("20", "Tarok XX"),
-    SeatCard("19", "Tarok XIX"),
+    SeatCard("skis", _("Škis")),
+    SeatCard("mond", _("Mond (XXI)")),
+    SeatCard("20", _("Tarok XX")),
+    SeatCard("19", _("Tarok XIX")),
 )
 
 HALF = 35  # "35 loses" (§3)

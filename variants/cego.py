@@ -38,10 +38,10 @@ OPTION_CONTRACTS = {"piccolo": "piccolo", "bettel": "bettel", "raeuber": "raeube
 # Seating by card (tournament-formats.md §2): the highest card deals first, the others follow in
 # playing order by the strength of their cards.
 SEAT_CARDS = (
-    SeatCard("gstiess", "Gstieß"),
-    SeatCard("21", "Trock XXI"),
-    SeatCard("20", "Trock XX"),
-    SeatCard("19", "Trock XIX"),
+    SeatCard("gstiess", _("Gstieß")),
+    SeatCard("21", _("Trock XXI")),
+    SeatCard("20", _("Trock XX")),
+    SeatCard("19", _("Trock XIX")),
 )
 
 BUERGERMEISTER = 35  # loses with exactly 35 (§3)

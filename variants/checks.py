@@ -88,7 +88,7 @@ class HandCheck:
             return
         if sum(scores):
             self.add(
-                _("The row does not sum to 0 (difference %(difference)+d): a writing error (Schreibfehler)."),
+                _("The row does not sum to 0 (difference %(difference)+d): a writing error."),
                 difference=sum(scores),
             )
         if self.out is not None and scores[self.out] and not self.rs.sitting_out_pays:

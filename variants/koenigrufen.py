@@ -29,11 +29,11 @@ TEAMS = ("declarer", "opponents")
 # Seating by card (tournament-formats.md §2): the Tarock draws Vorhand of the first hand, the others
 # follow in playing order Herz, Karo, Pik, Kreuz (Kreuz only at a 5-table).
 SEAT_CARDS = (
-    SeatCard("tarock", "Tarock"),
-    SeatCard("herz", "Herz-König"),
-    SeatCard("karo", "Karo-König"),
-    SeatCard("pik", "Pik-König"),
-    SeatCard("kreuz", "Kreuz-König"),
+    SeatCard("tarock", _("Tarock")),
+    SeatCard("herz", _("Herz-König")),
+    SeatCard("karo", _("Karo-König")),
+    SeatCard("pik", _("Pik-König")),
+    SeatCard("kreuz", _("Kreuz-König")),
 )
 
 

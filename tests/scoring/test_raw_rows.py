@@ -80,7 +80,7 @@ def test_check_rows_reports_every_rule_by_line(four_table):
     with translation.override("en"):
         problems = check_rows(rows, info, first_number=14, first_dealer=0, lines=[2, 4, 5, 9])
     assert [(p.line, p.message) for p in problems] == [
-        (4, "Line 4: the row sums to +2, not 0 (Schreibfehler)."),
+        (4, "Line 4: the row sums to +2, not 0: a writing error."),
         (9, "Line 9: this table has only 3 of its 16 hands left; 1 line too many."),
         (9, "Line 9: +10000 is too large for one hand (at most 9999 either way)."),
     ]
@@ -118,7 +118,7 @@ def test_bad_sheet_reports_each_line_and_saves_nothing(four_table):
     text = "5 -15 5 5\n1 2 -1 0\n\n4 -4 0\n3 1 -1 -3\n7 zwei -7 -2"
     problems = rejected(four_table, text)
     assert [(p.line, p.message) for p in problems] == [
-        (2, "Line 2: the row sums to +2, not 0 (Schreibfehler)."),
+        (2, "Line 2: the row sums to +2, not 0: a writing error."),
         (4, "Line 4: 3 numbers for 4 seats (1 missing)."),
         (6, "Line 6: “zwei” is not a whole number."),
     ]
@@ -192,7 +192,7 @@ def test_cumulative_mode_reports_the_changed_totals(four_table):
     save_raw_rows(four_table, "5 -15 5 5")
     problems = rejected(four_table, "3 -9 3 3\n4 -9 3 3", cumulative=True)
     assert [(p.line, p.message) for p in problems] == [
-        (2, "Line 2: the totals change by +1 in all, not 0 (Schreibfehler).")
+        (2, "Line 2: the totals change by +1 in all, not 0: a writing error.")
     ]
     assert four_table.hands.count() == 1
 

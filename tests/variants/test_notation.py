@@ -299,7 +299,7 @@ REFUSALS = [
     (TIROL, 4, 0, None, "d 2 + #", ["“#” must be followed by the note."]),
     (TIROL, 4, 0, None, "-- 3", ["“3”: a struck hand carries nothing but a note (# …)."]),
     (TIROL, 4, 0, None, "= 5 -15 5", ["A manual row needs 4 numbers, one per seat, not 3."]),
-    (TIROL, 4, 0, None, "= 5 -15 5 6", ["The row does not sum to 0 (difference +1): a writing error (Schreibfehler)."]),
+    (TIROL, 4, 0, None, "= 5 -15 5 6", ["The row does not sum to 0 (difference +1): a writing error."]),
     (TIROL, 4, 0, None, "=d 5 -15 5 5", ["“=d”: a manual row names no contract in Tiroler Tarockcup 2019/20, it only counts its numbers."]),
     # Names: initials or a name prefix, an ambiguous one names the candidates.
     (TIROL, 4, 3, ["Anna Berger", "Anton Bauer", "Maria Egger", "Hans Falk"], "r ab 3 +",
