@@ -641,7 +641,7 @@ def _losers(points: Mapping[int, int], vorhand: int) -> list[int]:
 
 
 MAYOR_WTC_2020 = 3 * 35 + 2  # "mindestens 35 Punkte und 2 Blatt" (koenigrufen.md §2.2)
-MAYOR_WTC_2009 = 3 * 36  # "36 or more points" (koenigrufen.md §3.1 Decision)
+MAYOR_WTC_2009 = 3 * 35 + 2  # "35 points and 2 Blatt" (koenigrufen.md §3.1 Decision, revised 2026-11-23; was 36/0)
 
 
 def trischaken_wtc_2020(points: Mapping[int, int], vorhand: int) -> TrischakenResult:
@@ -674,8 +674,8 @@ def trischaken_wtc_2020(points: Mapping[int, int], vorhand: int) -> TrischakenRe
 def trischaken_wtc_2009(points: Mapping[int, int], vorhand: int) -> TrischakenResult:
     """Wiener Tarockcup 2009 Trischaken (``koenigrufen.md`` §3.1 and its Decisions).
 
-    Unit ``u`` = 1, ×2 if the loser is Vorhand, ×2 if he is a Bürgermeister (36 or more). Without a
-    Jungfrau each loser pays ``u`` to each non-loser. With Jungfrauen a single loser pays ``3u``,
+    Unit ``u`` = 1, ×2 if the loser is Vorhand, ×2 if he is a Bürgermeister (35/2 or more, §3.1
+    revised 2026-11-23). Without a Jungfrau each loser pays ``u`` to each non-loser. With Jungfrauen a single loser pays ``3u``,
     tied losers 3 each, shared equally by the Jungfrauen; the others get 0. A share that is not
     whole (a loser of ``u`` = 1 and two Jungfrauen) makes the hand a manual row.
     """

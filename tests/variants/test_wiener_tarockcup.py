@@ -804,7 +804,7 @@ def test_trischaken_2020(w20, h, expected):
 
 # --------------------------------------------------------------------------------------------------
 # Trischaken 2009 (KR §3.1 and its Decisions, S0): u = 1, x2 Vorhand loser, x2 Bürgermeister
-# (at least 36/0). No Jungfrau: each loser pays u to each non-loser. Jungfrauen: a single loser
+# (at least 35/2, as in the other editions: KR §3.1 revised 2026-11-23, earlier 36/0). No Jungfrau: each loser pays u to each non-loser. Jungfrauen: a single loser
 # pays 3u shared by them; tied losers pay 3 each shared by them; others 0. Renonce: 2 to each.
 # --------------------------------------------------------------------------------------------------
 
@@ -814,12 +814,16 @@ TRISCH_2009 = [
     pytest.param(trisch4(20, 40, 5, 5), [2, -6, 2, 2], id="KR3.1 Buergermeister pays 2 to each"),
     pytest.param(trisch4(40, 20, 5, 5), [-12, 4, 4, 4],
                  id="KR3.1 Vorhand Buergermeister pays 4 to each"),
-    # the Bürgermeister boundary: 36/0 in 2009 (35/2 is one in 2020)
-    pytest.param(trisch4("20/0", "35/2", "10/0", "4/1"), [1, -3, 1, 1],
-                 id="KR3.1 Decision 35/2 is no Buergermeister in 2009"),
+    # the Bürgermeister boundary: 35/2 (KR §3.1 revised 2026-11-23); 35/1 is none
+    pytest.param(trisch4("20/0", "35/2", "10/0", "4/1"), [2, -6, 2, 2],
+                 id="KR3.1 revised 2026-11-23 35/2 is a Buergermeister"),
+    pytest.param(trisch4("20/0", "35/1", "10/1", "4/1"), [1, -3, 1, 1],
+                 id="KR3.1 revised 2026-11-23 35/1 is no Buergermeister"),
     pytest.param(trisch4(20, 36, 10, 4), [2, -6, 2, 2], id="KR3.1 Decision 36/0 Buergermeister"),
-    pytest.param(trisch4("35/2", "20/0", "10/0", "4/1"), [-6, 2, 2, 2],
-                 id="KR3.1 Vorhand 35/2 u=2 (no Buergermeister)"),
+    pytest.param(trisch4("35/2", "20/0", "10/0", "4/1"), [-12, 4, 4, 4],
+                 id="KR3.1 Vorhand 35/2 u=4 (Vorhand and Buergermeister)"),
+    pytest.param(trisch4("35/1", "20/0", "10/1", "4/1"), [-6, 2, 2, 2],
+                 id="KR3.1 Vorhand 35/1 u=2 (no Buergermeister)"),
     pytest.param(trisch4(36, 20, 10, 4), [-12, 4, 4, 4], id="KR3.1 Vorhand 36/0 u=4"),
     # ties: "If two or three players tie for most points, they each pay 1 game point"
     pytest.param(trisch4(10, 25, 25, 10), [2, -2, -2, 2],
@@ -864,17 +868,22 @@ def test_trischaken_2009(w09, h, expected):
 
 
 def test_trischaken_2009_fraction_needs_manual_row(w09):
-    """KR §3.1: a single non-Vorhand loser below 36/0 pays 3u = 3 "shared equally by the
+    """KR §3.1: a single non-Vorhand loser below 35/2 pays 3u = 3 "shared equally by the
     Jungfrauen": with two Jungfrauen that is 1.5 each. HR "The score row": where a rule would split
     points into fractions, validate reports that the hand needs a manual row."""
     assert_invalid(w09, trisch4(0, "35/1", "34/2", 0), 4, "manual")
 
 
-def test_trischaken_buergermeister_boundary_differs_between_editions(w20, w09):
-    """35/2 is a Bürgermeister in 2020 (KR §2.2), not in 2009 (KR §3.1 Decision: 36/0)."""
-    h = trisch4("20/0", "35/2", "10/0", "4/1")
-    assert list(w20.score(copy.deepcopy(h), 4)) == [4, -12, 4, 4]
-    assert list(w09.score(copy.deepcopy(h), 4)) == [1, -3, 1, 1]
+def test_trischaken_buergermeister_boundary_is_35_2_in_both_editions(w20, w09):
+    """35/2 is a Bürgermeister in 2020 (KR §2.2) and, revised 2026-11-23, in 2009 too (KR §3.1);
+    35/1 in neither. 2020: pot 6, doubled for the Bürgermeister, to the three others; 2009: u = 2
+    from the Bürgermeister to each."""
+    mayor = trisch4("20/0", "35/2", "10/0", "4/1")
+    assert list(w20.score(copy.deepcopy(mayor), 4)) == [4, -12, 4, 4]
+    assert list(w09.score(copy.deepcopy(mayor), 4)) == [2, -6, 2, 2]
+    below = trisch4("20/0", "35/1", "10/1", "4/1")
+    assert list(w20.score(copy.deepcopy(below), 4)) == [2, -6, 2, 2]
+    assert list(w09.score(copy.deepcopy(below), 4)) == [1, -3, 1, 1]
 
 
 # --------------------------------------------------------------------------------------------------
