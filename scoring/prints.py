@@ -4,7 +4,12 @@
   to fill in: names in playing order with their drawn cards, a numbered row per hand with its
   dealer, the sitting-out cell marked, a sum row and the table's private link as a QR code;
 - :func:`table_results`: every table of a round with its hands as entered and the totals;
-- :func:`certificates`: one certificate (Urkunde) per player placed in the first N ranks.
+- :func:`certificates`: one certificate (Urkunde) per player placed in the first N ranks;
+- :func:`card_pages`: the director's table cards grouped 1, 2 or 4 to an A4 page;
+- :func:`wall_seating`: the seating by table in large type, for the wall.
+
+Names are set to fit their boxes (:func:`fit_text`, measured with DejaVu Sans' own advance
+widths): they wrap at spaces only, never inside a word, and print smaller where a column is narrow.
 
 Each loads what it needs in a fixed number of queries however many tables a round has
 (``conventions.md``, "Query counts stay flat"): the tables, their seats (with players and
@@ -13,14 +18,15 @@ substitutes) and, for the results, their hands, each in one query.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from django.db.models import Prefetch
 
 from tournaments.models import Round, Seat, Table, Tournament
-
-from variants import card_names
+from tournaments.problems import card_labels
 
 from .models import Hand
 from .services import TableInfo, build_sheet, info_from_seats, seat_name
@@ -29,6 +35,130 @@ from .standings import compute_standings
 
 MAX_PLACES = 20
 DEFAULT_PLACES = 3
+
+
+# --------------------------------------------------------------------------------------------------
+# Setting text to fit a box (the print stylesheet's DejaVu Sans)
+# --------------------------------------------------------------------------------------------------
+
+# Advance widths of DejaVu Sans and DejaVu Sans Bold (the font of print.css) for the characters
+# U+0020 to U+007E, in 1/2048 em, read from the fonts' hmtx tables. Letters with accents (ä, č, é)
+# are as wide as their base letter; any other character counts as a full em, wider than nearly all
+# of them, so an unknown name prints smaller rather than overflowing.
+_ASCII_WIDTHS = {
+    False: (
+        651, 821, 942, 1716, 1303, 1946, 1597, 563, 799, 799, 1024, 1716, 651, 739, 651, 690, 1303, 1303, 1303,
+        1303, 1303, 1303, 1303, 1303, 1303, 1303, 690, 690, 1716, 1716, 1716, 1087, 2048, 1401, 1405, 1430, 1577,
+        1294, 1178, 1587, 1540, 604, 604, 1343, 1141, 1767, 1532, 1612, 1235, 1612, 1423, 1300, 1251, 1499, 1401,
+        2025, 1403, 1251, 1403, 799, 690, 799, 1716, 1024, 1024, 1255, 1300, 1126, 1300, 1260, 721, 1300, 1298,
+        569, 569, 1186, 569, 1995, 1298, 1253, 1300, 1300, 842, 1067, 803, 1298, 1212, 1675, 1212, 1212, 1075,
+        1303, 690, 1303, 1716,
+    ),
+    True: (
+        713, 934, 1067, 1716, 1425, 2052, 1786, 627, 936, 936, 1071, 1716, 778, 850, 778, 748, 1425, 1425, 1425,
+        1425, 1425, 1425, 1425, 1425, 1425, 1425, 819, 819, 1716, 1716, 1716, 1188, 2048, 1585, 1561, 1503, 1700,
+        1399, 1399, 1681, 1714, 762, 762, 1587, 1305, 2038, 1714, 1741, 1501, 1741, 1577, 1475, 1397, 1663, 1585,
+        2259, 1579, 1483, 1485, 936, 748, 936, 1716, 1024, 1024, 1382, 1466, 1214, 1466, 1389, 891, 1466, 1458,
+        702, 702, 1362, 702, 2134, 1458, 1407, 1466, 1466, 1010, 1219, 979, 1458, 1335, 1892, 1321, 1335, 1192,
+        1458, 748, 1458, 1716,
+    ),
+}
+_OTHER_WIDTHS = {  # characters a name or a card may hold that do not decompose to ASCII: (regular, bold)
+    "ß": (1290, 1473), "→": (1716, 1716), "–": (1024, 1024), "’": (651, 778), "·": (651, 778),
+    "\u00a0": (651, 713), "\u2007": (1303, 1425), "Ø": (1612, 1741), "ø": (1253, 1407), "Đ": (1577, 1700),
+    "đ": (1300, 1466), "Ł": (1141, 1305), "ł": (569, 702),
+}
+PT_MM = 25.4 / 72  # one point in mm
+
+
+def _char_width(char: str, bold: bool) -> int:
+    """Advance width of ``char`` in 1/2048 em (a full em when the table does not know it)."""
+    code = ord(char)
+    if 32 <= code < 127:
+        return _ASCII_WIDTHS[bold][code - 32]
+    if char in _OTHER_WIDTHS:
+        return _OTHER_WIDTHS[char][bold]
+    base = unicodedata.normalize("NFD", char)[:1]
+    if base and 32 <= ord(base) < 127:
+        return _ASCII_WIDTHS[bold][ord(base) - 32]
+    return 2048
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """Width in mm of ``text`` set on one line in DejaVu Sans (``bold``: DejaVu Sans Bold) at
+    ``size`` pt, without kerning (which only narrows it)."""
+    return sum(_char_width(c, bold) for c in text) / 2048 * size * PT_MM
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Text set to fit a box: the font ``size`` in pt and the ``lines`` it breaks into (at spaces
+    only). ``height`` is the lines' height in mm at the given line height; ``plain``: one line at
+    the size asked for, which the template may print without a size of its own."""
+
+    size: float
+    lines: tuple[str, ...]
+    bold: bool
+    height: float
+    plain: bool = False
+
+    @property
+    def pt(self) -> str:
+        """The size for a style attribute, e.g. ``"6.75pt"`` (never localized)."""
+        return f"{self.size:g}pt"
+
+
+def _wrap(words: Sequence[str], width: float, size: float, bold: bool) -> list[str] | None:
+    """``words`` broken greedily into lines no wider than ``width`` mm at ``size`` pt, or ``None``
+    when a single word is wider than that."""
+    space = text_width(" ", size, bold)
+    lines: list[str] = []
+    current, used = "", 0.0
+    for word in words:
+        w = text_width(word, size, bold)
+        if w > width:
+            return None
+        if current and used + space + w <= width:
+            current, used = f"{current} {word}", used + space + w
+        else:
+            if current:
+                lines.append(current)
+            current, used = word, w
+    lines.append(current)
+    return lines
+
+
+@lru_cache(maxsize=4096)
+def fit_text(
+    text: str,
+    width: float,
+    height: float,
+    size: float = 8.0,
+    bold: bool = False,
+    leading: float = 1.15,
+    max_lines: int = 0,
+) -> Fit:
+    """``text`` at the largest size up to ``size`` pt (in quarter points) whose lines, broken at
+    spaces only, are each at most ``width`` mm wide and together at most ``height`` mm high at
+    ``leading`` times the size (and, with ``max_lines``, no more than that many lines).
+
+    A word is never broken: a long one makes the whole text smaller, down to 1 pt; a text that
+    fits not even then is put on one line at the size that fits the width. Widths from
+    :func:`text_width`, with 3 % to spare for the renderer's rounding.
+    """
+    words = tuple(text.split()) or ("",)
+    width *= 0.97
+    for k in range(int(round((size - 1) * 4)) + 1):
+        s = size - k / 4
+        lines = _wrap(words, width, s, bold)
+        if lines is None or (max_lines and len(lines) > max_lines):
+            continue
+        tall = round(len(lines) * s * leading * PT_MM, 2)
+        if tall <= height:
+            return Fit(s, tuple(lines), bold, tall, plain=k == 0 and len(lines) == 1)
+    line = " ".join(words)
+    s = max(0.25, int(width / max(text_width(line, 1, bold), 0.01) * 4) / 4)
+    return Fit(s, (line,), bold, round(s * leading * PT_MM, 2))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -88,30 +218,30 @@ class _LoadedTable:
 
 @dataclass
 class SheetPlayer:
-    """A column of the score sheet: the player of a seat, the card he drew for it, and where the
-    column is (``x``, ``width`` in mm from the grid's left edge)."""
+    """A column of the score sheet: the player of a seat, the card he drew for it, where the
+    column is (``x``, ``width`` in mm from the grid's left edge) and how the name and the card are
+    set in the column's head (:func:`fit_text`: whole words, smaller type in a narrow column)."""
 
     name: str
     card: str
     x: float = 0.0
     width: float = 0.0
-
-    @property
-    def long(self) -> bool:
-        """A name that would take more than three lines of the column head: printed smaller."""
-        return len(self.name) > self.width * 1.3
+    fit: Fit | None = None
+    card_fit: Fit | None = None
 
 
 @dataclass
 class SheetLine:
-    """A numbered row of a blank score sheet: the hand's dealer (seat and name) and, per seat,
-    ``"out"`` for the seat that sits out and scores nothing (hatched), ``"out-pays"`` for one that
-    sits out but pays and receives (Cego's dealer; shaded, to be written in) or ``""``."""
+    """A numbered row of a blank score sheet: the hand's dealer (seat, name and how the name is set
+    in the dealer column) and, per seat, ``"out"`` for the seat that sits out and scores nothing
+    (hatched), ``"out-pays"`` for one that sits out but pays and receives (Cego's dealer; shaded, to
+    be written in) or ``""``."""
 
     number: int
     dealer: int
     dealer_name: str
     cells: list[str]
+    dealer_fit: Fit | None = None
 
     @property
     def number_label(self) -> str:
@@ -123,7 +253,8 @@ class SheetLine:
 class SheetGrid:
     """The ruled grid of a score sheet, in mm: the lines and marked cells are one SVG drawn behind
     the text (far cheaper for WeasyPrint than a table of empty cells); the same grid serves every
-    table of the same size and cap."""
+    table of the same size and cap. ``extra`` is the height of the radelci row under the sum row
+    (Bled, ``tarok-bled.md`` §5), 0 without one."""
 
     svg: str  # data URI
     width: float
@@ -132,33 +263,48 @@ class SheetGrid:
     row: float  # height of a hand's row
     foot: float  # height of the sum row
     columns: tuple[tuple[float, float], ...]  # (x, width) of #, dealer, contract, then each seat
+    extra: float = 0.0
 
     @property
     def body(self) -> float:
         """Height of the hands' rows together."""
-        return round(self.height - self.head - self.foot, 2)
+        return round(self.height - self.head - self.foot - self.extra, 2)
 
     @property
     def dense(self) -> bool:
         return self.row < 5.5
 
+    @property
+    def label_x(self) -> float:
+        """Where the sum and radelci rows' labels start: in the dealer column, mm."""
+        return round(self.columns[1][0] + CELL_PAD, 2)
+
 
 GRID_WIDTH = 182.0  # A4 less the page margins of print.css
 GRID_ROWS = 182.0  # at most this much for the hands' rows (one page with the heading and QR code)
 GRID_FIXED = (8.0, 32.0, 28.0)  # #, dealer, contract
+GRID_HEAD = 15.0  # the column heads: a player's name in up to three lines of 8 pt, then his card
+GRID_FOOT = 9.0  # the sum row
+GRID_RADELCI = 10.0  # Bled: the row to draw each player's radelci in
+CELL_PAD = 1.2  # text inset from the rules, mm (print.css .sheetgrid)
+HEAD_PAD = 0.8  # a player's head: inset from the rules and from the head's bottom, mm
+CARD_GAP = 0.4  # between a player's name and his card (print.css .sheetgrid .gc .card), mm
+NAME_PT, CARD_PT, DEALER_PT, DENSE_PT = 8.0, 7.5, 8.0, 6.5
+NAME_LEADING, DEALER_LEADING = 1.15, 1.1  # line heights of print.css .sheetgrid .gc and .dn
 
 
-def sheet_grid(size: int, lines: list[SheetLine]) -> SheetGrid:
-    """The grid of a sheet with ``size`` seats and these rows (marked cells from ``lines``)."""
+def sheet_grid(size: int, lines: list[SheetLine], radelci: bool = False) -> SheetGrid:
+    """The grid of a sheet with ``size`` seats and these rows (marked cells from ``lines``); with
+    ``radelci`` a row under the sum row for each player's radelci."""
     from urllib.parse import quote
 
-    head, foot = 15.0, 9.0  # the heads: up to three lines of a name and the card
+    head, foot, extra = GRID_HEAD, GRID_FOOT, GRID_RADELCI if radelci else 0.0
     row = round(min(7.0, GRID_ROWS / max(1, len(lines))), 2)
     player = (GRID_WIDTH - sum(GRID_FIXED)) / size
     xs = [0.0]
     for w in (*GRID_FIXED, *[player] * size):
         xs.append(round(xs[-1] + w, 2))
-    height = round(head + row * len(lines) + foot, 2)
+    height = round(head + row * len(lines) + foot + extra, 2)
     columns = tuple((xs[i], round(xs[i + 1] - xs[i], 2)) for i in range(len(xs) - 1))
     first = len(GRID_FIXED)
     marks = []
@@ -169,9 +315,12 @@ def sheet_grid(size: int, lines: list[SheetLine]) -> SheetGrid:
                 x, w = columns[first + i]
                 fill = "url(#h)" if css == "out" else "#d8d8d8"
                 marks.append(f'<rect x="{x}" y="{y}" width="{w}" height="{row}" fill="{fill}"/>')
+    sum_top = round(head + row * len(lines), 2)
     rules = [f"M{x} 0V{height}" for x in xs]
     rules += [f"M0 {round(head + row * k, 2)}H{GRID_WIDTH}" for k in range(len(lines) + 1)]
     rules += [f"M0 0H{GRID_WIDTH}", f"M0 {height}H{GRID_WIDTH}"]
+    if extra:
+        rules.append(f"M0 {round(sum_top + foot, 2)}H{GRID_WIDTH}")
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{GRID_WIDTH}mm" height="{height}mm" '
         f'viewBox="0 0 {GRID_WIDTH} {height}">'
@@ -179,7 +328,7 @@ def sheet_grid(size: int, lines: list[SheetLine]) -> SheetGrid:
         '<rect width="0.3" height="1.4" fill="#444"/></pattern></defs>'
         + "".join(marks)
         + f'<path fill="none" stroke="#000" stroke-width="0.2" d="{" ".join(rules)}"/>'
-        + f'<path fill="none" stroke="#000" stroke-width="0.6" d="M0 {height - foot}H{GRID_WIDTH}"/>'
+        + f'<path fill="none" stroke="#000" stroke-width="0.6" d="M0 {sum_top}H{GRID_WIDTH}"/>'
         "</svg>"
     )
     return SheetGrid(
@@ -190,7 +339,31 @@ def sheet_grid(size: int, lines: list[SheetLine]) -> SheetGrid:
         row=row,
         foot=foot,
         columns=columns,
+        extra=extra,
     )
+
+
+def head_fits(name: str, card: str, width: float) -> tuple[Fit, Fit]:
+    """How a player's ``name`` and ``card`` are set in a column head ``width`` mm wide: the card on
+    one line at up to 7.5 pt, the name above it in bold at up to 8 pt in as many lines as the head
+    leaves (three at 8 pt), broken at spaces only; a name that would need less than 7 pt in bold
+    is set in the regular weight, which is narrower."""
+    inner = width - 2 * HEAD_PAD
+    card_fit = fit_text(card, inner, CARD_PT * NAME_LEADING * PT_MM, size=CARD_PT, max_lines=1)
+    room = GRID_HEAD - HEAD_PAD - card_fit.height - CARD_GAP - 0.8  # 0.8 mm clear of the rule above
+    fit = fit_text(name, inner, room, size=NAME_PT, bold=True, leading=NAME_LEADING)
+    if fit.size < 7:
+        regular = fit_text(name, inner, room, size=NAME_PT, leading=NAME_LEADING)
+        fit = regular if regular.size > fit.size else fit
+    return fit, card_fit
+
+
+def dealer_fit(name: str, width: float, row: float) -> Fit:
+    """How a dealer's ``name`` is set in a hand's row of the dealer column (``width`` and ``row``
+    height in mm): up to 8 pt (6.5 pt in dense rows), on two lines where that prints it larger,
+    broken at spaces only, never wider than the column."""
+    size = DENSE_PT if row < 5.5 else DEALER_PT
+    return fit_text(name, width - 2 * CELL_PAD, row - 0.8, size=size, leading=DEALER_LEADING, max_lines=2)
 
 
 @dataclass
@@ -208,6 +381,11 @@ class ScoreSheet:
     def cap(self) -> int:
         return len(self.lines)
 
+    @property
+    def two_line_dealers(self) -> bool:
+        """A dealer's name takes two lines in his rows (the sheet then prints their second lines)."""
+        return any(len(line.dealer_fit.lines) > 1 for line in self.lines if line.dealer_fit)
+
 
 @dataclass
 class ScoreSheets:
@@ -220,6 +398,11 @@ class ScoreSheets:
     def zero_sum(self) -> bool:
         return bool(getattr(self.ruleset, "zero_sum", False))
 
+    @property
+    def radelci(self) -> bool:
+        """The ruleset counts radelci (Bled, ``tarok-bled.md`` §5): the sheets have a row for them."""
+        return callable(getattr(self.ruleset, "radelci", None))
+
 
 def score_sheets(rnd: Round, link: Callable[[str], str]) -> ScoreSheets:
     """Blank score sheets of every table of ``rnd`` (two queries besides ``rnd.tournament``).
@@ -228,7 +411,8 @@ def score_sheets(rnd: Round, link: Callable[[str], str]) -> ScoreSheets:
     request); its QR code is printed on the sheet (a PNG printed with crisp modules: as an SVG,
     250 codes cost WeasyPrint about a second more). Each table plays
     ``tournament.hands_for_table(size)`` hands; the dealer of hand k is
-    ``table.dealer_of(k, size)`` and the ruleset says which seat sits out.
+    ``table.dealer_of(k, size)`` and the ruleset says which seat sits out. Names are set whole
+    (:func:`head_fits`, :func:`dealer_fit`); Bled sheets get a radelci row under the sum row.
     """
     import segno
 
@@ -237,7 +421,8 @@ def score_sheets(rnd: Round, link: Callable[[str], str]) -> ScoreSheets:
     result = ScoreSheets(round=rnd, tournament=tournament, ruleset=rs)
     out_class = "out-pays" if getattr(rs, "sitting_out_pays", False) else "out"
     grids: dict[tuple, SheetGrid] = {}
-    cards = card_names(rs)
+    cards = card_labels(rs)
+    first = len(GRID_FIXED)
     for table in _tables(rnd):
         seats = list(table.seats.all())
         size = len(seats)
@@ -248,16 +433,20 @@ def score_sheets(rnd: Round, link: Callable[[str], str]) -> ScoreSheets:
             out = rs.sitting_out(dealer, size)
             lines.append(SheetLine(k, dealer, names[dealer], [out_class if i == out else "" for i in range(size)]))
         shape = (size, tuple(tuple(line.cells) for line in lines))
-        grid = grids.get(shape) or grids.setdefault(shape, sheet_grid(size, lines))
-        first = len(GRID_FIXED)
+        grid = grids.get(shape) or grids.setdefault(shape, sheet_grid(size, lines, result.radelci))
+        dealers = [dealer_fit(n, grid.columns[1][1], grid.row) for n in names]
+        for line in lines:
+            line.dealer_fit = dealers[line.dealer]
+        players = []
+        for i, (n, s) in enumerate(zip(names, seats)):
+            card = cards.get(s.card, s.card)
+            x, width = grid.columns[first + i]
+            players.append(SheetPlayer(n, card, x, width, *head_fits(n, card, width)))
         url = link(table.token)
         result.sheets.append(
             ScoreSheet(
                 table=table,
-                players=[
-                    SheetPlayer(n, cards.get(s.card, s.card), *grid.columns[first + i])
-                    for i, (n, s) in enumerate(zip(names, seats))
-                ],
+                players=players,
                 lines=lines,
                 grid=grid,
                 url=url,
@@ -370,4 +559,85 @@ def certificates(tournament: Tournament, places: int = DEFAULT_PLACES) -> list[C
         Certificate(rank=row.rank, name=row.entry.name, club=row.entry.club, total=format_points(row.total))
         for row in compute_standings(tournament).rows
         if row.rank <= places and any(r is not None for r in row.entry.rounds)
+    ]
+
+
+# --------------------------------------------------------------------------------------------------
+# Table cards, several to a page
+# --------------------------------------------------------------------------------------------------
+
+CARDS_PER_PAGE = (1, 2, 4)
+
+
+def parse_per_page(value, default: int = 1) -> int:
+    """``?per_page=`` of the table cards: 1, 2 or 4 cards to an A4 page; ``default`` when absent
+    or anything else."""
+    try:
+        per_page = int(value)
+    except (TypeError, ValueError):
+        return default
+    return per_page if per_page in CARDS_PER_PAGE else default
+
+
+def card_pages(cards: Sequence, per_page: int) -> list[list]:
+    """``cards`` in order, ``per_page`` to a page (the last page may hold fewer); no pages for no
+    cards. Raises ``ValueError`` for a number of cards per page other than 1, 2 or 4."""
+    if per_page not in CARDS_PER_PAGE:
+        raise ValueError(f"{per_page} cards to a page: only {CARDS_PER_PAGE}")
+    cards = list(cards)
+    return [cards[i : i + per_page] for i in range(0, len(cards), per_page)]
+
+
+# --------------------------------------------------------------------------------------------------
+# The seating list for the wall, in large type
+# --------------------------------------------------------------------------------------------------
+
+WALL_COLUMN = 91.0  # width of a column of tables on the wall list, mm (print.css .walltables)
+WALL_SEAT = 11.0  # the seat number's share of it, mm
+WALL_NAME_PT, WALL_NAME_LEADING = 20.0, 1.1  # a name: up to 20 pt bold on at most two lines
+
+
+@dataclass
+class WallPlayer:
+    """A seat on the wall list: its number (1-based), who sits there (``"A → B"`` once a substitute
+    took over), the card drawn for it and how the name is set (:func:`fit_text`)."""
+
+    seat: int
+    name: str
+    card: str
+    fit: Fit
+
+
+@dataclass
+class WallTable:
+    """A table on the wall list with its players in seat order."""
+
+    table: Table
+    players: list[WallPlayer]
+
+
+def wall_seating(rnd: Round) -> list[WallTable]:
+    """Every table of ``rnd`` in number order with its players in seat order and their drawn
+    cards, for the large-type seating list on the wall (two queries besides
+    ``rnd.tournament``). A name is set in bold at up to 20 pt on at most two lines of a column
+    :data:`WALL_COLUMN` mm wide, broken at spaces only and smaller when a word needs it."""
+    cards = card_labels(rnd.tournament.get_ruleset())
+    width = WALL_COLUMN - WALL_SEAT - 2.0
+    height = 2 * WALL_NAME_PT * WALL_NAME_LEADING * PT_MM
+    return [
+        WallTable(
+            table=table,
+            players=[
+                WallPlayer(
+                    seat=s.position + 1,
+                    name=seat_name(s),
+                    card=cards.get(s.card, s.card),
+                    fit=fit_text(
+                        seat_name(s), width, height, size=WALL_NAME_PT, bold=True, leading=WALL_NAME_LEADING
+                    ),
+                )
+                for s in table.seats.all()
+            ],
+        )
+        for table in _tables(rnd)
     ]

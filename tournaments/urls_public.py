@@ -8,5 +8,6 @@ urlpatterns = [
     path("t/<int:pk>/", v.TournamentDetailView.as_view(), name="detail"),
     path("t/<int:pk>/round/<int:number>/", v.RoundSeatingView.as_view(), name="round"),
     path("t/<int:pk>/round/<int:number>/seating.pdf", v.SeatingPdfView.as_view(), name="seating_pdf"),
+    path("t/<int:pk>/round/<int:number>/seating-wall.pdf", v.SeatingWallPdfView.as_view(), name="seating_wall_pdf"),
     path("t/<int:pk>/rules/", v.RulesView.as_view(), name="rules"),
 ]

@@ -14,6 +14,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import CreateView, FormView, ListView, UpdateView, View
 
+from scoring.prints import card_pages, parse_per_page
+
 from . import registration, services
 from .forms import DrawForm, PlayerForm, RegisterPlayersForm, SubstituteForm, SwapForm, TournamentForm
 from .models import Player, Registration, Seat, Tournament
@@ -322,17 +324,22 @@ class RedrawView(DirectorRequiredMixin, View):
 
 class TableCardsPdfView(DirectorRequiredMixin, View):
     """A table card per table of the round: seats, drawn cards and the private link's QR code.
-    Director only: the private links are for the table's players."""
+    ``?per_page=2`` or ``4`` prints that many cards to an A4 page, to be cut apart (default 1;
+    anything else counts as 1). Director only: the private links are for the table's players."""
 
     def get(self, request, pk, number):
         rnd = get_round(pk, number)
+        per_page = parse_per_page(request.GET.get("per_page"))
         seating = round_seating(rnd)
         for entry in seating["tables"]:
             url = request.build_absolute_uri(reverse("scoring:private_sheet", args=[entry["table"].token]))
             entry["url"] = url
             entry["qr"] = segno.make(url, error="m").svg_data_uri(scale=3)
+        context = {"round": rnd, "tournament": rnd.tournament, "per_page": per_page, **seating}
+        context["pages"] = card_pages(seating["tables"], per_page)
+        suffix = "table-cards.pdf" if per_page == 1 else f"table-cards-{per_page}-per-page.pdf"
         return pdf_response(
-            render_pdf("tournaments/table_cards_pdf.html", {"round": rnd, "tournament": rnd.tournament, **seating}),
+            render_pdf("tournaments/table_cards_pdf.html", context),
             rnd.tournament,
-            f"round-{rnd.number}-table-cards.pdf",
+            f"round-{rnd.number}-{suffix}",
         )

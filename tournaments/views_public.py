@@ -5,6 +5,7 @@ from django.views.generic import DetailView, ListView, TemplateView, View
 
 from .forms import SubstituteForm, SwapForm
 from scoring.notation_card import notation_card
+from scoring.prints import wall_seating
 from .problems import card_labels
 
 from .models import Round, Seat, Tournament
@@ -109,6 +110,23 @@ class SeatingPdfView(View):
             render_pdf("tournaments/seating_pdf.html", {"round": rnd, "tournament": rnd.tournament, **round_seating(rnd)}),
             rnd.tournament,
             f"round-{rnd.number}-seating.pdf",
+        )
+
+
+class SeatingWallPdfView(View):
+    """The round's seating by table in large type, to hang on the wall (A4 PDF, public): each
+    table with its players in seat order and their drawn cards, the tables flowing in two columns
+    (:func:`scoring.prints.wall_seating`)."""
+
+    def get(self, request, pk, number):
+        rnd = get_round(pk, number)
+        return pdf_response(
+            render_pdf(
+                "tournaments/seating_wall_pdf.html",
+                {"round": rnd, "tournament": rnd.tournament, "tables": wall_seating(rnd)},
+            ),
+            rnd.tournament,
+            f"round-{rnd.number}-seating-wall.pdf",
         )
 
 
