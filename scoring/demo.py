@@ -21,7 +21,6 @@ from variants import get_ruleset
 from tournaments import services as tournament_services
 from tournaments.models import Player, Tournament
 
-from .demo_hands import random_hand
 from .services import save_hand
 
 DEMO_USERNAME = "director"
@@ -127,7 +126,7 @@ def build_demo(spec: DemoSpec, reset: bool = False) -> Tournament:
         for table in rnd.tables.all():
             size = table.seats.count()
             for k in range(1, tournament.hands_for_table(size) + 1):
-                hand = random_hand(rs, size, table.dealer_of(k, size), rng)
+                hand = rs.random_hand(rng, size, table.dealer_of(k, size))
                 save_hand(table, hand, director)
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])

@@ -62,6 +62,17 @@ def export_data(tournament: Tournament) -> ExportData:
     }
     outcomes = {"struck": _("struck"), "manual": _("manual row")}  # translated once, not per hand
     contract_names: dict[str, str] = {}
+    fields: dict[str, tuple] = {}
+
+    def fields_of(key: str) -> tuple:
+        """The record fields of a contract (a Trischaken or a Klop names no declarer)."""
+        if key not in fields:
+            try:
+                fields[key] = rs.fields(rs.contract(key))
+            except KeyError:
+                fields[key] = ()
+        return fields[key]
+
     hands = []
     for table_id, hand_number, record, scores in (
         Hand.objects.filter(table__round__tournament=tournament)
@@ -93,7 +104,7 @@ def export_data(tournament: Tournament) -> ExportData:
                 table_number,
                 hand_number,
                 outcomes.get(record.get("outcome"), contract_names[key]),
-                "" if key == "trischaken" else seat_name("declarer"),
+                seat_name("declarer") if "declarer" in fields_of(key) else "",
                 seat_name("partner") if record.get("partner") != record.get("declarer") else "",
                 description,
                 list(zip(seats.get(table_id, []), scores)),
@@ -196,7 +207,7 @@ def standings_xlsx(tournament: Tournament) -> bytes:
     data = export_data(tournament)
     book = _Book()
     rounds = data.standings.rounds
-    victory = bool(getattr(data.ruleset, "victory_points", None))
+    victory = bool(data.ruleset.victory_points)
     ws = book.sheet(
         _("Standings"),
         [7, 6, 28, 22] + [10] * len(rounds) * (2 if victory else 1) + [9] * (2 if victory else 1) + [40],

@@ -18,7 +18,7 @@ from tournaments.problems import translate_problem
 from variants import InvalidHand
 
 from .models import Hand
-from .services import HandRejected, TableInfo, score_record
+from .services import HandRejected, TableInfo, evaluate_record
 from .widgets import FastSelect
 
 # Bonus choice values: team : silent/announced : made/failed
@@ -97,6 +97,7 @@ class HandForm(forms.Form):
         self.record: dict | None = None
         self.built: dict | None = None  # the record the line or the fields gave, valid or not
         self.scores: list[int] | None = None
+        self.settlement = None  # the ruleset's settlement of the record: the save stores it as is
         rs = info.ruleset
         self.fields["quick"].widget.attrs["placeholder"] = _("e.g. %(line)s") % {"line": rs.notation.example()}
         self.catalogue = rs.catalogue()
@@ -336,17 +337,23 @@ class HandForm(forms.Form):
         if record.get("outcome") == "struck" and not self.history_reason(data, record):
             self.add_error("reason", _("Say why the hand is struck."))
             return data
-        self.score(record, "quick")
+        self.score(record, "quick", checked=True)  # parse_hand checked it with the ruleset
         return data
 
-    def score(self, record: dict, field: str | None) -> None:
-        """Score ``record`` at the table; a refusal goes to ``field`` (``None``: the whole form)."""
+    def score(self, record: dict, field: str | None, checked: bool = False) -> None:
+        """Check and settle ``record`` at the table, once per request: the save reuses
+        ``settlement``; ``checked``: the notation checked it already. A refusal goes to ``field``
+        (``None``: the whole form)."""
         try:
-            self.scores = score_record(self.info, record)
+            if checked:
+                self.settlement = self.info.ruleset.settle_valid(record, self.info.size, self.info.history())
+            else:
+                self.settlement = evaluate_record(self.info, record)
         except HandRejected as rejected:
             for message in rejected.messages:
                 self.add_error(field, message)
             return
+        self.scores = list(self.settlement.row)
         self.record = record
 
     def line(self) -> str:

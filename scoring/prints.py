@@ -396,12 +396,17 @@ class ScoreSheets:
 
     @property
     def zero_sum(self) -> bool:
-        return bool(getattr(self.ruleset, "zero_sum", False))
+        return self.ruleset.zero_sum
 
     @property
     def radelci(self) -> bool:
-        """The ruleset counts radelci (Bled, ``tarok-bled.md`` §5): the sheets have a row for them."""
-        return callable(getattr(self.ruleset, "radelci", None))
+        """The seats carry marks into later hands (Bled radelci, ``tarok-bled.md`` §5): the sheets
+        have a row to draw them in, labelled with :attr:`marks_label`."""
+        return bool(self.ruleset.marks_label)
+
+    @property
+    def marks_label(self) -> str:
+        return self.ruleset.marks_label or ""
 
 
 def score_sheets(rnd: Round, link: Callable[[str], str]) -> ScoreSheets:
@@ -419,7 +424,7 @@ def score_sheets(rnd: Round, link: Callable[[str], str]) -> ScoreSheets:
     tournament = rnd.tournament
     rs = tournament.get_ruleset()
     result = ScoreSheets(round=rnd, tournament=tournament, ruleset=rs)
-    out_class = "out-pays" if getattr(rs, "sitting_out_pays", False) else "out"
+    out_class = "out-pays" if rs.sitting_out_pays else "out"
     grids: dict[tuple, SheetGrid] = {}
     cards = card_labels(rs)
     first = len(GRID_FIXED)
@@ -510,7 +515,7 @@ def table_results(rnd: Round) -> TableResults:
                     ResultLine(
                         number=row.hand.number,
                         dealer_name=row.dealer_name,
-                        label=f"{row.label} · {row.radelc}" if row.radelc else row.label,
+                        label=f"{row.label} · {row.note}" if row.note else row.label,
                         cells=[(s, "out" if i == row.sitting_out else "") for i, s in enumerate(row.scores)],
                     )
                     for row in sheet.rows
@@ -518,7 +523,7 @@ def table_results(rnd: Round) -> TableResults:
                 totals=sheet.totals,
                 cap=info.cap,
                 table_points=[format_points(p) for p in rs.table_points(sheet.totals)]
-                if getattr(rs, "victory_points", None)
+                if rs.victory_points
                 else [],
             )
         )

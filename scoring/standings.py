@@ -123,7 +123,7 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
     # Drawn tie-breaks (lots, cards) settle the final result only.
     tiebreaks = tuple(k for k in ruleset.tiebreaks if final or not getattr(TIEBREAKS[k], "whole_group", False))
     results = round_results(tournament, states)
-    by_table_points = getattr(ruleset, "victory_points", None) == "table_points"
+    by_table_points = ruleset.victory_points == "table_points"
     victory = table_points_by_round(tournament, ruleset, states) if by_table_points else None
     unfinished_rounds = {s.round_number for s in counted if s.played and not s.finished}
     entries = []

@@ -80,6 +80,7 @@ def _save(request, form, table, hand=None):
             expected_version=form.cleaned_data.get("version") if hand else None,
             reason=form.change_reason,
             info=form.info,
+            settlement=form.settlement,
         )
     except HandRejected as rejected:
         for message in rejected.messages:

@@ -15,33 +15,22 @@ from .registration import name_key
 def edition_choices():
     """``("key|edition", label)`` for every registered ruleset edition, labelled as players name it
     ("Tiroler Tarockcup 2019/20", "Cego Ichenheim"); its sources are on the rules page."""
-    choices = []
-    for rs in variants.all_rulesets():
-        for edition in rs.editions:
-            ed = variants.get_ruleset(rs.key, edition)
-            choices.append((f"{ed.key}|{ed.edition}", ed.label))
-    return choices
+    return [(value, rs.label) for value, rs in editions()]
 
 
-OPTION_LABELS = {
-    "failed_silent_birds_count": _("a silent bird played and beaten counts for the other side"),
-    "piccolo": _("Piccolo (10)"),
-    "bettel": _("Bettel (15)"),
-    "raeuber": _("Räuber"),
-    "round_difference": _("difference to 35 rounded to the nearest 5"),
-    "mond_penalty_20": _("Mond penalty 20 instead of 21"),
-    "solo_difference": _("Solo scores 80 plus the difference"),
-    "rank_by_game_points": _("rank by game points instead of table points"),
-}
+def editions():
+    """Every registered ruleset edition, as ``("key|edition", ruleset object)``."""
+    return [
+        (f"{rs.key}|{edition}", variants.get_ruleset(rs.key, edition))
+        for rs in variants.all_rulesets()
+        for edition in rs.editions
+    ]
 
 
 def option_choices():
-    """``("key:option", "Ruleset: option")`` for every option of every registered ruleset."""
-    return [
-        (f"{rs.key}:{name}", f"{rs.name}: {OPTION_LABELS.get(name, name)}")
-        for rs in variants.all_rulesets()
-        for name in rs.option_defaults
-    ]
+    """``("key|edition:option", "Ruleset: label")`` for every option of every edition
+    (:attr:`variants.base.Ruleset.option_specs`; the page shows those of the chosen edition)."""
+    return [(f"{value}:{o.key}", f"{rs.label}: {_(o.label)}") for value, rs in editions() for o in rs.option_specs]
 
 
 class TournamentForm(forms.ModelForm):
@@ -77,10 +66,11 @@ class TournamentForm(forms.ModelForm):
             for name in ("rounds", "hands_per_round"):
                 self.initial.pop(name, None)
                 self.fields[name].initial = None
+        current = f"{self.instance.ruleset}|{self.instance.edition}" if self.instance.pk else None
         chosen = {}
-        for rs in variants.all_rulesets():
-            settings = {**rs.option_defaults, **(self.instance.options if rs.key == self.instance.ruleset else {})}
-            chosen.update({f"{rs.key}:{name}": on for name, on in settings.items()})
+        for value, rs in editions():
+            settings = {**rs.option_defaults, **(self.instance.options if value == current else {})}
+            chosen.update({f"{value}:{name}": on for name, on in settings.items()})
         self.fields["ruleset_options"].initial = [key for key, on in chosen.items() if on]
         if self.instance.pk:
             self.fields["ruleset_edition"].initial = f"{self.instance.ruleset}|{self.instance.edition}"
@@ -159,8 +149,8 @@ class TournamentForm(forms.ModelForm):
         self.instance.rounds = self.cleaned_data["rounds"]
         self.instance.hands_per_round = self.cleaned_data["hands_per_round"]
         selected = set(self.cleaned_data.get("ruleset_options") or ())
-        defaults = variants.get_ruleset(key, edition).option_defaults
-        self.instance.options = {name: f"{key}:{name}" in selected for name in defaults}
+        value = self.cleaned_data["ruleset_edition"]
+        self.instance.options = {o.key: f"{value}:{o.key}" in selected for o in variants.get_ruleset(key, edition).option_specs}
         return super().save(commit)
 
 

@@ -6,7 +6,7 @@ from django.views.generic import DetailView, ListView, TemplateView, View
 from .forms import SubstituteForm, SwapForm
 from scoring.notation_card import notation_card
 from scoring.prints import wall_seating
-from .problems import card_labels
+from .problems import card_labels, translate_problem
 
 from .models import Round, Seat, Tournament
 from .pdf import pdf_response, render_pdf
@@ -142,6 +142,8 @@ class RulesView(DetailView):
         rs = self.object.get_ruleset()
         ctx["ruleset"] = rs
         ctx["notation_card"] = notation_card(rs)
+        ctx["summary"] = [translate_problem(line) for line in rs.rules_summary()]
+        ctx["options"] = rs.options_in_force()
         ctx["contracts"] = [
             {
                 "contract": c,

@@ -5,16 +5,21 @@
 
     from variants import get_ruleset, all_rulesets, InvalidHand
     rs = get_ruleset("tiroler-tarockcup")            # current edition, "2019/20"
-    rs.validate(hand, table_size, history=())        # -> list[str], empty when valid
+    rs.validate(hand, table_size, history=())        # -> list[Problem], empty when valid
+    rs.evaluate(hand, table_size, history=())        # -> Scored: problems, or the settlement
     rs.score(hand, table_size, history=())           # -> list[int]; raises InvalidHand(errors)
+    rs.parse_hand(line, table_size, dealer, names)   # the notation: a line -> a checked record
+    rs.format_hand(record, table_size)               # a record -> its canonical line
+
+What a ruleset offers is declared by :class:`variants.base.Ruleset`.
 """
 
-from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, SeatCard, card_names
+from .base import Bonus, Breakdown, Contract, InvalidHand, Option, Problem, Ruleset, Scored, SeatCard, Settlement, card_names
 from .cardpoints import CardPointsError, format_thirds, parse_thirds
 from .bled import BledRuleset
 from .cego import CegoRuleset
 from .koenigrufen import TIROL_2019, WTC_2009, WTC_2020, KoenigrufenRuleset
-from .registry import UnknownRuleset, all_rulesets, choices, get_ruleset, register
+from .registry import UnknownRuleset, all_rulesets, choices, get_ruleset, register, unregister
 
 
 def _koenigrufen(spec):
@@ -34,8 +39,12 @@ __all__ = [
     "CardPointsError",
     "Contract",
     "InvalidHand",
+    "Option",
     "Problem",
+    "Ruleset",
+    "Scored",
     "SeatCard",
+    "Settlement",
     "UnknownRuleset",
     "all_rulesets",
     "card_names",
@@ -44,4 +53,5 @@ __all__ = [
     "get_ruleset",
     "parse_thirds",
     "register",
+    "unregister",
 ]

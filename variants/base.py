@@ -6,7 +6,7 @@ that ``makemessages`` collects); the Django layer translates it when it shows a 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -149,41 +149,73 @@ class Breakdown:
     notes: tuple[str, ...] = field(default=())
 
 
+@dataclass(frozen=True)
+class Settlement(Breakdown):
+    """A :class:`Breakdown` with the ``row`` it explains, one ``int`` per seat; for rulesets whose
+    later hands depend on this one (Bled radelci, ``tarok-bled.md`` §5): ``doubled`` (the
+    declarer's radelc doubled it), ``won`` (the declarer won) and ``awards`` (every seat gets one)."""
+
+    row: tuple[int, ...] = ()
+    doubled: bool = False
+    won: bool | None = None
+    awards: bool = False
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One evaluation of a hand (:meth:`Ruleset.evaluate`): its ``problems``, or its ``settlement``.
+    A form shows it and the save stores it: the hand is checked once per request."""
+
+    problems: tuple = ()
+    settlement: Settlement | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def result(self) -> Settlement:
+        """The settlement; raises :class:`InvalidHand` with the problems."""
+        if self.problems:
+            raise InvalidHand(list(self.problems))
+        return self.settlement
+
+    @property
+    def row(self) -> list[int]:
+        """The score row; raises :class:`InvalidHand` with the problems."""
+        return list(self.result().row)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule a tournament may switch (the "Options" tables of ``koenigrufen.md`` and
+    ``tarok-bled.md``): ``key`` as stored with the tournament, ``label`` and ``help`` in English,
+    marked for translation, its ``default`` and the ``source`` section of the rule file."""
+
+    key: str
+    label: str
+    help: str = ""
+    default: bool = False
+    source: str = ""
+
+
 class ThreeHandedTables:
     """The table format of the three-handed rulesets, Cego and Bled (``tournament-formats.md`` §1,
     §2): tables of 3, or of 4 where the dealer sits the hand out; the player with the highest
-    seating card deals first and the others follow by the strength of theirs.
-
-    A ruleset sets ``seat_card_set`` (its cards, highest first) and ``default_hands_per_round``.
-    """
+    seating card deals first (seat 0) and the others follow by the strength of theirs. Mixed into a
+    :class:`Ruleset`, which sets ``seat_card_set`` (its cards, highest first)."""
 
     seat_card_set: tuple[SeatCard, ...] = ()
-    default_hands_per_round: int
-
-    def hands_per_round(self, table_size: int, base: int | None = None) -> int:
-        """The same number of hands at a table of 3 and of 4: ``base``, default the ruleset's."""
-        return self.default_hands_per_round if base is None else base
 
     def seat_cards(self, table_size: int) -> tuple[SeatCard, ...]:
         """Seating cards in seat order: seat 0 draws the highest card and deals first."""
         return self.seat_card_set[:table_size]
 
-    def first_dealer(self, table_size: int) -> int:
-        return 0
-
-    @staticmethod
-    def sitting_out(dealer: int, table_size: int) -> int | None:
+    def sitting_out(self, dealer: int, table_size: int) -> int | None:
         """The dealer of a 4-table takes no part in the play (what he scores is the ruleset's)."""
         return dealer if table_size == 4 else None
 
-    @classmethod
-    def active_seats(cls, dealer: int, table_size: int) -> list[int]:
-        """The seats that play the hand, Vorhand first."""
-        seats = [(dealer + 1 + i) % table_size for i in range(table_size)]
-        return [s for s in seats if s != cls.sitting_out(dealer, table_size)]
 
-
-def catalogue(ruleset, dealer_sits_out_at: int, **contract_extra) -> dict:
+def catalogue(ruleset, dealer_sits_out_at: int | None, **contract_extra) -> dict:
     """A ruleset's contract and bonus tables as plain data, for forms, help pages and JSON.
 
     ``ruleset`` offers ``key``, ``edition``, ``name``, ``contracts``, ``bonuses``, ``fields(c)``
@@ -224,18 +256,274 @@ def catalogue(ruleset, dealer_sits_out_at: int, **contract_extra) -> dict:
     }
 
 
-class Ruleset:
-    """What every ruleset offers besides its own rules: the hand notation (:mod:`variants.notation`).
+KONTRA_NAMES = {1: "kontra", 2: "rekontra", 3: "subkontra", 4: "mortkontra"}  # the game's own words
 
-    A ruleset sets ``uses_blatt`` (card points in thirds, ``hand-record.md`` "Card points"),
-    ``uses_history`` (a hand is scored after the earlier hands of its table, Bled radelci) and
-    ``notation_example_hands``: ``(table_size, record)`` pairs shown on the reference card, of
-    which each edition shows those it accepts.
+
+def verbatim(text: str) -> Problem:
+    """``text`` as a description part shown as it is (a contract's or player's name)."""
+    return Problem("%(text)s", text=text)
+
+
+class Ruleset:
+    """What the rest of the project may ask of a ruleset, and the parts every ruleset shares.
+
+    A ruleset module subclasses this and declares data, never Django: identity (``key``,
+    ``edition``, ``editions``, ``name``, ``label``, ``source``), its tables (``table_sizes``,
+    ``preferred_table_size``, ``max_other_tables``, ``sitting_out`` and ``active_seats``, what the
+    sitting-out seat scores: ``sitting_out_pays``), its defaults (``default_rounds``,
+    ``default_hands_per_round``, :meth:`hands_per_round` at an oversized table), its catalogue
+    (``contracts``, ``bonuses``, :meth:`fields` per contract, :meth:`allowed_bonuses`, notation
+    codes on each), its options (``option_specs``: :class:`Option`), how a hand is scored
+    (``uses_history``: after the earlier hands of its table; ``zero_sum``), how values are written
+    (``uses_blatt``: card points ``P/B``), how the standings rank (``victory_points``: ``None`` for
+    game points summed, ``"table_points"`` for :meth:`table_points` per round; ``tiebreaks``, keys of
+    the standings' tie-breaks), its seating cards (:meth:`seat_cards`, :meth:`first_dealer`) and
+    how a hand reads in words (:meth:`describe`).
+
+    It implements two things of its own: ``checker``, a :class:`variants.checks.HandCheck` subclass
+    that validates a played hand, and :meth:`settle`, the settlement of a valid played hand. The
+    rest is here, once: :meth:`validate`, :meth:`evaluate` (check, then settle: one
+    :class:`Scored` a form and a save share), :meth:`breakdown`, :meth:`score`; struck and manual
+    rows; the notation (:mod:`variants.notation`); :meth:`random_hand` for demos and benchmarks.
     """
 
-    uses_blatt = False
+    key: str
+    edition: str
+    editions: tuple[str, ...] = ()
+    name: str
+    label: str
+    source: str = ""
+    table_sizes: tuple[int, ...]
+    preferred_table_size: int
+    max_other_tables: int | None = None
+    zero_sum = True
+    sitting_out_pays = False
+    default_rounds: int
+    default_hands_per_round: int
     uses_history = False
+    uses_blatt = False
+    tiebreaks: tuple[str, ...] = ("best_rounds", "lots")
+    contracts: tuple[Contract, ...] = ()
+    bonuses: tuple[Bonus, ...] = ()
+    option_specs: tuple[Option, ...] = ()
+    checker: type
     notation_example_hands: tuple = ()
+    # Words of the pages (marked for translation): the contract table's value column, the footnote
+    # of contracts only Vorhand may play, and what the seats carry into later hands (``None``:
+    # nothing; Bled: "radelci", drawn as :meth:`history_marks` on the sheets).
+    value_heading = _("Value")
+    vorhand_only_note = _("Vorhand only.")
+    marks_label: str | None = None
+
+    def __init__(self, editions: Sequence[str] = (), options: Mapping | None = None):
+        self.editions = tuple(editions) or (self.edition,)
+        self.options = {**self.option_defaults, **(options or {})}
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.key} {self.edition} {self.options}>"
+
+    # ------------------------------------------------------------------ declared data, derived
+
+    @property
+    def option_defaults(self) -> dict[str, bool]:
+        """``{option key: default}`` of the ruleset's options."""
+        return {o.key: o.default for o in self.option_specs}
+
+    @property
+    def victory_points(self) -> str | None:
+        """What the standings rank by first: ``None`` (game points summed) or ``"table_points"``."""
+        return None
+
+    def table_points(self, scores: Sequence[int]) -> list:
+        """Victory points of one table's round scores, per seat (where ``victory_points`` says so)."""
+        raise NotImplementedError
+
+    def contract(self, key: str) -> Contract:
+        """The contract with ``key``; raises ``KeyError`` if the ruleset (with its options) has none."""
+        for c in self.contracts:
+            if c.key == key:
+                return c
+        raise KeyError(key)
+
+    def bonus(self, key: str) -> Bonus:
+        """The bonus with ``key``; raises ``KeyError``."""
+        for b in self.bonuses:
+            if b.key == key:
+                return b
+        raise KeyError(key)
+
+    def allowed_bonuses(self, contract_key: str) -> tuple[Bonus, ...]:
+        """Bonuses the contract allows, in catalogue order (none by default)."""
+        self.contract(contract_key)
+        return ()
+
+    def fields(self, contract: Contract) -> tuple[str, ...]:
+        """The record fields (``hand-record.md`` "Fields") a hand of ``contract`` uses."""
+        raise NotImplementedError
+
+    def sitting_out(self, dealer: int, table_size: int) -> int | None:
+        """The seat that sits this hand out, or ``None`` (everybody plays)."""
+        return None
+
+    def active_seats(self, dealer: int, table_size: int) -> list[int]:
+        """The seats that play the hand, Vorhand first (``hand-record.md`` "Seats")."""
+        seats = [(dealer + 1 + i) % table_size for i in range(table_size)]
+        return [s for s in seats if s != self.sitting_out(dealer, table_size)]
+
+    def hands_per_round(self, table_size: int, base: int | None = None) -> int:
+        """Hands a table of ``table_size`` plays in a round: ``base`` (default the ruleset's)."""
+        return self.default_hands_per_round if base is None else base
+
+    def seat_cards(self, table_size: int) -> tuple[SeatCard, ...]:
+        """The seating cards dealt at a table of ``table_size``, in seat order."""
+        raise NotImplementedError
+
+    def first_dealer(self, table_size: int) -> int:
+        """The seat that deals the first hand of a round."""
+        return 0
+
+    def catalogue(self) -> dict:
+        """The contract and bonus tables as plain data (for forms, help pages and JSON)."""
+        sits_out = next((n for n in self.table_sizes if self.sitting_out(0, n) is not None), None)
+        return catalogue(self, dealer_sits_out_at=sits_out)
+
+    # ------------------------------------------------------------------------- scoring, once
+
+    def validate(self, hand, table_size: int, history: Sequence = ()) -> list[Problem]:
+        """Problems with ``hand`` at a table of ``table_size`` (:class:`Problem`, in the order found);
+        empty when it can be scored. ``history`` never changes whether a hand is valid."""
+        return self.checker(self, hand, table_size).run()
+
+    def evaluate(self, hand, table_size: int, history: Sequence = ()) -> Scored:
+        """Check ``hand``, then settle it: one :class:`Scored` with the problems or the settlement.
+        ``history``: the earlier records of its table and round, oldest first (``hand-record.md``
+        "Context"), for rulesets that use them."""
+        problems = self.validate(hand, table_size, history)
+        if problems:
+            return Scored(problems=tuple(problems))
+        return Scored(settlement=self.settle_valid(hand, table_size, history))
+
+    def settle_valid(self, hand, table_size: int, history: Sequence = ()) -> Settlement:
+        """The settlement of a hand already validated: struck (every seat 0), manual (its row as
+        written) or played (:meth:`settle`)."""
+        outcome = hand.get("outcome", "played")
+        if outcome == "struck":
+            return Settlement(summary=_("Struck by the tournament director: every player scores 0."), row=(0,) * table_size)
+        if outcome == "manual":
+            return Settlement(summary=_("Manual row."), row=tuple(hand["scores"]), awards=self.manual_awards(hand))
+        return self.settle(hand, table_size, history)
+
+    def settle(self, hand, table_size: int, history: Sequence) -> Settlement:
+        """The settlement of a valid played hand (each ruleset's own rules)."""
+        raise NotImplementedError
+
+    def manual_awards(self, hand) -> bool:
+        """Whether a manual row changes what later hands are scored with (Bled: radelci)."""
+        return False
+
+    def breakdown(self, hand, table_size: int, history: Sequence = ()) -> Settlement:
+        """The row with the posts that make it. Raises :class:`InvalidHand` with the problems."""
+        return self.evaluate(hand, table_size, history).result()
+
+    def score(self, hand, table_size: int, history: Sequence = ()) -> list[int]:
+        """The score row of ``hand``, one ``int`` per seat. Raises :class:`InvalidHand`."""
+        return list(self.breakdown(hand, table_size, history).row)
+
+    # ----------------------------------------------------------------- what later hands carry
+
+    def history_marks(self, history: Sequence, table_size: int) -> list[str]:
+        """What each seat carries after ``history`` into the next hand, as a mark for the score
+        sheet (Bled: "○" per radelc held), empty strings where the ruleset carries nothing."""
+        return [""] * table_size
+
+    def history_note(self, record, history: Sequence, table_size: int) -> list[Problem]:
+        """What ``record`` did to what the seats carry (Bled: "radelc ×2", "+ radelc")."""
+        return []
+
+    # ------------------------------------------------------------------------------- in words
+
+    def describe(self, record, row: Sequence[int] | None = None) -> list[Problem]:
+        """A hand in words, as parts to translate and join ("Dreier", "seat 2", "won", "Pagat
+        announced"); seat parameters end in ``seat`` (the Django layer puts names in). ``row``,
+        the stored row, tells won or lost where the card points decide it."""
+        outcome = record.get("outcome", "played")
+        if outcome == "struck":
+            return [Problem(_("struck"))]
+        if outcome == "manual":
+            parts = [Problem(_("manual row"))]
+            try:
+                parts.append(verbatim(self.contract(record.get("contract")).name))
+            except (KeyError, TypeError):
+                pass
+            return parts
+        try:
+            contract = self.contract(record.get("contract"))
+        except (KeyError, TypeError):
+            return [verbatim(str(record.get("contract")))]
+        fields = self.fields(contract)
+        parts = [verbatim(contract.name)]
+        declarer, partner = record.get("declarer"), record.get("partner")
+        if "declarer" in fields and declarer is not None:
+            if partner is not None and partner != declarer:
+                parts.append(Problem(_("%(declarer_seat)s + %(partner_seat)s"), declarer_seat=declarer, partner_seat=partner))
+            else:
+                parts.append(Problem("%(declarer_seat)s", declarer_seat=declarer))
+        if record.get("declarer_points") is not None:
+            parts.append(Problem(_("%(points)s points"), points=record["declarer_points"]))
+        if isinstance(record.get("card_points"), Mapping):
+            for seat, value in sorted(record["card_points"].items(), key=lambda item: int(item[0])):
+                parts.append(Problem("%(player_seat)s %(text)s", player_seat=int(seat), text=str(value).removesuffix("/0")))
+        if record.get("against_solo"):
+            parts.append(Problem(_("against a Solo")))
+        if record.get("kontra"):
+            parts.append(verbatim(KONTRA_NAMES.get(record["kontra"], str(record["kontra"]))))
+        if record.get("kontra_by") is not None:
+            parts.append(Problem(_("kontra by %(player_seat)s"), player_seat=record["kontra_by"]))
+        if record.get("mond_lost_by") is not None:
+            parts.append(Problem(_("Mond lost by %(player_seat)s"), player_seat=record["mond_lost_by"]))
+        parts.extend(self.hand_flags(record))
+        if record.get("revoke") is not None:
+            parts.append(Problem(_("Renonce by %(player_seat)s"), player_seat=record["revoke"]))
+        elif record.get("conceded"):
+            parts.append(Problem(_("conceded")))
+        elif "won" in fields and isinstance(record.get("won"), bool):
+            parts.append(Problem(_("won") if record["won"] else _("lost")))
+        elif record.get("declarer_points") is not None and row and declarer is not None:
+            parts.append(Problem(_("won") if row[declarer] > 0 else _("lost")))  # the points decide it
+        known = {b.key for b in self.bonuses}
+        parts.extend(self.bonus_words(b) for b in record.get("bonuses") or [] if b.get("bonus") in known)
+        return parts
+
+    def hand_flags(self, record) -> list[Problem]:
+        """Remarks a ruleset makes about a hand (Cego: "Bürgermeister", "durchgegangen")."""
+        return []
+
+    def bonus_words(self, bonus: Mapping) -> Problem:
+        """One bonus entry in words: "Pagat", "Pagat announced failed", "opponents: Trull"."""
+        words = verbatim(self.bonus(bonus["bonus"]).name)
+        if bonus.get("announced"):
+            words = Problem(_("%(bonus_text)s announced"), bonus_text=words)
+        if bonus.get("kontra"):
+            words = Problem("%(bonus_text)s %(text)s", bonus_text=words, text=KONTRA_NAMES.get(bonus["kontra"], ""))
+        if bonus.get("made") is False:
+            words = Problem(_("%(bonus_text)s failed"), bonus_text=words)
+        if bonus.get("team") == "opponents":
+            words = Problem(_("opponents: %(bonus_text)s"), bonus_text=words)
+        return words
+
+    def total_words(self, total: int) -> Problem | None:
+        """What players call a total, where the ruleset has a word for it (Cego: Gute, Miese)."""
+        return None
+
+    def rules_summary(self) -> list[Problem]:
+        """How the ruleset scores, in sentences for the rules page, with the options in force."""
+        return []
+
+    def options_in_force(self) -> list[tuple[Option, bool]]:
+        """Every option with its setting for this tournament, for the rules page and the prints."""
+        return [(o, bool(self.options.get(o.key, o.default))) for o in self.option_specs]
+
+    # -------------------------------------------------------------------------------- notation
 
     @cached_property
     def notation(self):
@@ -261,3 +549,25 @@ class Ruleset:
         """``(table_size, record)`` of the example hands this ruleset accepts, for reference cards
         and placeholders (the lines come from :meth:`format_hand`, never written twice)."""
         return [(size, record) for size, record in self.notation_example_hands if not self.validate(record, size)]
+
+    # ------------------------------------------------------------------------------ random hands
+
+    def random_hand(self, rng, table_size: int, dealer: int, attempts: int = 50) -> dict:
+        """A valid random hand record for ``dealer`` at a table of ``table_size``, from ``rng``
+        (``random.Random``: a seed reproduces it), for demos and benchmarks: :meth:`draw_random`
+        until the ruleset accepts one. Raises ``ValueError`` for a table or dealer the ruleset
+        does not have and ``RuntimeError`` after ``attempts`` refused draws (a bug on one side)."""
+        if table_size not in self.table_sizes or not 0 <= dealer < table_size:
+            raise ValueError(f"{self.label} has no dealer {dealer} at a table of {table_size}")
+        for _attempt in range(attempts):
+            hand = self.draw_random(rng, table_size, dealer)
+            if not self.validate(hand, table_size):
+                return hand
+        raise RuntimeError(f"{self.label}: no valid random hand in {attempts} draws; last {hand!r}")
+
+    def draw_random(self, rng, table_size: int, dealer: int) -> dict:
+        """One random hand record, not necessarily valid: from the catalogue alone
+        (:func:`variants.randomhands.catalogue_hand`). Rulesets draw the mix of a real evening."""
+        from .randomhands import catalogue_hand
+
+        return catalogue_hand(self, rng, table_size, dealer)

@@ -6,20 +6,20 @@ A hand is scored with the radelci its declarer holds (§5), which follow from th
 the same table and round (``history``, oldest first), so the same record can score differently
 after another history.
 
-Options, all off by default (``tarok-bled.md`` Decisions; the other readings): ``round_difference``
-(the difference to 35 rounded to the nearest 5, PAGAT; default exact, TNET), ``mond_penalty_20``
-(the Mond penalty is 20, PAGAT; default 21, TNET), ``solo_difference`` (Solo is 80 plus the
-difference; default a flat 80), ``rank_by_game_points`` (the tournament ranks by total game points
-alone; default by table points, §7).
+Options (:data:`OPTIONS`; ``tarok-bled.md`` Decisions and §8): ``round_difference`` (the difference
+to 35 rounded to the nearest 5, PAGAT; default exact, TNET), ``mond_penalty_20`` (the Mond penalty
+is 20; default 21), ``solo_difference`` (Solo is 80 plus the difference; default a flat 80),
+``rank_by_game_points`` (ranked by total game points alone; default by table points, §7),
+``klop_full_above_35`` (in Klop only more than 35 is full), ``radelci_after_valat`` (default on: a
+valat hands out radelci) and ``solo_valat`` (a Solo taking every trick scores the valat).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
-from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, Ruleset, SeatCard, ThreeHandedTables, _, catalogue
+from .base import Bonus, Contract, Option, Problem, Ruleset, SeatCard, Settlement, ThreeHandedTables, _
 from .cardpoints import CardPointsError
 from .checks import HandCheck, is_int, whole_points
 
@@ -58,6 +58,7 @@ KLOP_FULL = 35  # "If a player takes 35 or more points" (§4)
 KLOP_LIMIT = 70  # the −70 / +70 of a full or an empty player (§4; 140 under kontra)
 MAX_KONTRA = 4  # kontra, re, sub, mort (hand-record.md "kontra")
 RADELC_CONTRACTS = ("klop", "berac", "solo")  # §5
+SILENT_VALAT = 250  # §3: a valat made silently
 
 # Example hands of the reference card, (table size, record): a Dvojko with kontra and the Mond
 # lost, a Trojka with a silent Trula and an announced Pagat ultimo, a Klop with kontra, a Berač
@@ -97,32 +98,45 @@ def table_points(scores: Sequence[int]) -> list[Fraction]:
     return points
 
 
-@dataclass(frozen=True)
-class Settlement(Breakdown):
-    """A :class:`~variants.base.Breakdown` with its row and the radelci effect (§5).
-
-    ``doubled``: the declarer's radelc doubled the hand; ``won``: the declarer won (he loses a
-    radelc if he held one); ``awards``: every player gets a radelc after this hand.
-    """
-
-    row: tuple[int, ...] = ()
-    doubled: bool = False
-    won: bool | None = None
-    awards: bool = False
+OPTIONS = (
+    # Decisions of tarok-bled.md with PAGAT's readings (§3, §7), and the options table of §8
+    # (2026-11-23). All off by default but radelci_after_valat.
+    Option("round_difference", _("Difference to 35 rounded to the nearest 5"), _("PAGAT; exact by default (TNET)."), source="tarok-bled.md §3"),
+    Option("mond_penalty_20", _("Mond penalty 20 instead of 21"), _("PAGAT, tarok-scoreboard."), source="tarok-bled.md §3, §8"),
+    Option("solo_difference", _("Solo scores 80 plus the difference"), _("A flat 80 by default."), source="tarok-bled.md §3"),
+    Option("rank_by_game_points", _("Rank by game points instead of table points"), source="tarok-bled.md §7"),
+    Option(
+        "klop_full_above_35",
+        _("In Klop only more than 35 card points is full"),
+        _("Exactly 35 then counts like any other total (Palčka, tarok-scoreboard)."),
+        source="tarok-bled.md §8",
+    ),
+    Option(
+        "radelci_after_valat",
+        _("A valat hands out radelci"),
+        _("Off: only Klop, Berač and Solo do (tarok-scoreboard)."),
+        default=True,
+        source="tarok-bled.md §5, §8",
+    ),
+    Option(
+        "solo_valat",
+        _("A Solo taking every trick scores the valat"),
+        _("250, doubled by each kontra, in place of the Solo's 80 (TZS B1.14, Palčka)."),
+        source="tarok-bled.md §8",
+    ),
+)
 
 
 class BledRuleset(ThreeHandedTables, Ruleset):
     """Validate and score Bled Slovenian Tarok hands (``tarok-bled.md``).
 
-    Interface as :class:`variants.koenigrufen.KoenigrufenRuleset`; ``history`` matters here:
-    the earlier hand records of the table in this round, oldest first (radelci, §5).
+    ``history`` matters here: the earlier hand records of the table in this round, oldest first
+    (radelci, §5). Options: :data:`OPTIONS`.
     """
 
-    family = "bled"
     uses_history = True  # a hand is scored after the earlier hands of its table and round (§5)
     key = "tarok-bled"
     edition = "2005"
-    editions = ("2005",)
     name = "Tarok Bled"
     label = "Tarok Bled (2005)"
     source = "Dummett & McLeod, supplement 16.8; Tarok.net rules (tarok-bled.md)"
@@ -136,21 +150,15 @@ class BledRuleset(ThreeHandedTables, Ruleset):
     seat_card_set = SEAT_CARDS  # the dealer of a 4-table rests in every hand, Klop included (§1)
     bonuses = BONUSES
     contracts = CONTRACTS
+    option_specs = OPTIONS
     notation_example_hands = NOTATION_EXAMPLES
-    option_defaults = {
-        "round_difference": False,
-        "mond_penalty_20": False,
-        "solo_difference": False,
-        "rank_by_game_points": False,
-    }
+    vorhand_only_note = _("forehand only.")
+    marks_label = _("radelci")
 
     def __init__(self, editions: Sequence[str] = (), options: Mapping | None = None):
-        self.options = {**self.option_defaults, **(options or {})}
+        super().__init__(editions, options)
         self._contracts = {c.key: c for c in CONTRACTS}
         self._bonuses = {b.key: b for b in BONUSES}
-
-    def __repr__(self) -> str:
-        return f"<BledRuleset {self.key} {self.options}>"
 
     # ----------------------------------------------------------------- catalogue and table format
 
@@ -177,8 +185,7 @@ class BledRuleset(ThreeHandedTables, Ruleset):
         """Bonuses only in the normal games (§6)."""
         return BONUSES if self.contract(contract_key).family == FAMILY_NORMAL else ()
 
-    @staticmethod
-    def fields(contract: Contract) -> tuple[str, ...]:
+    def fields(self, contract: Contract) -> tuple[str, ...]:
         """The record fields the entry form asks for this contract (``hand-record.md`` "Fields")."""
         if contract.family == "klop":
             return ("card_points", "kontra_by")
@@ -188,43 +195,108 @@ class BledRuleset(ThreeHandedTables, Ruleset):
             return ("declarer", "declarer_points", "kontra", "mond_lost_by")
         return ("declarer", "declarer_points", "kontra", "bonuses", "mond_lost_by")
 
-    def catalogue(self) -> dict:
-        """The contract and bonus tables as plain data (for forms, help pages and JSON)."""
-        return catalogue(self, dealer_sits_out_at=4)
-
     @property
     def mond_penalty(self) -> int:
         """What the player whose Mond was captured writes, as a positive number (§3): 21, or 20."""
         return 20 if self.options["mond_penalty_20"] else 21
 
-    table_points = staticmethod(table_points)
+    def table_points(self, scores: Sequence[int]) -> list[Fraction]:
+        """Table points of one table's round scores (§7, :func:`table_points`)."""
+        return table_points(scores)
 
     def difference(self, points: int) -> int:
         """``|p − 35|`` (§3), rounded to the nearest 5 with the ``round_difference`` option."""
         d = abs(points - HALF)
         return (d + 2) // 5 * 5 if self.options["round_difference"] else d
 
-    # ------------------------------------------------------------------------------ public API
+    def klop_full(self, points: int) -> bool:
+        """A Klop player who is "full" (§4): 35 or more, or more than 35 (``klop_full_above_35``)."""
+        return points > KLOP_FULL if self.options["klop_full_above_35"] else points >= KLOP_FULL
 
-    def validate(self, hand, table_size: int, history: Sequence = ()) -> list[Problem]:
-        """Problems with ``hand`` (``tarok-bled.md`` §6); empty when valid. ``history`` does not
-        change validity."""
-        return _Check(self, hand, table_size).run()
+    def rules_summary(self) -> list[Problem]:
+        """§3–§7 in sentences for the rules page, with the options in force."""
+        lines = [
+            Problem(
+                _("Normal games: value plus the difference between the declarer's card points and %(half)s (35 loses), won or lost; each kontra doubles the game."),
+                half=HALF,
+            )
+        ]
+        if self.options["round_difference"]:
+            lines.append(Problem(_("The difference is rounded to the nearest 5.")))
+        lines += [
+            Problem(
+                _("Only the declarer writes the result; the defenders write 0. The player whose Mond was captured writes −%(penalty)s, which no kontra or radelc doubles."),
+                penalty=self.mond_penalty,
+            ),
+            Problem(_("Valat: 250 silent, 500 announced, doubled by each kontra, in place of the game and the bonuses.")),
+            Problem(_("Solo: 80 plus the difference.") if self.options["solo_difference"] else _("Solo: 80, no difference.")),
+            Problem(_("Berač: 70.")),
+            Problem(
+                _("Klop: everyone loses his card points; kontra doubles them. A player with more than 35 loses 70 (140 after a kontra) and the others nothing; a player without a trick wins 70 (140).")
+                if self.options["klop_full_above_35"]
+                else _("Klop: everyone loses his card points; kontra doubles them. A player with 35 or more loses 70 (140 after a kontra) and the others nothing; a player without a trick wins 70 (140).")
+            ),
+            Problem(
+                _("Radelci: after every Klop, Berač, Solo and valat every player at the table gets a radelc. A declarer holding one scores his hand double, win or lose, and loses one radelc when he wins. Radelci left at the end of a round cost nothing.")
+                if self.options["radelci_after_valat"]
+                else _("Radelci: after every Klop, Berač and Solo (not after a valat) every player at the table gets a radelc. A declarer holding one scores his hand double, win or lose, and loses one radelc when he wins. Radelci left at the end of a round cost nothing.")
+            ),
+            Problem(
+                _("Each round gives table points 2 / 1 / ½ by the round score at the table (tied players share); the tournament ranks by table points, then game points, then a drawn lot.")
+                if self.victory_points
+                else _("The tournament ranks by game points, then a drawn lot.")
+            ),
+        ]
+        if self.options["solo_valat"]:
+            lines.append(Problem(_("A Solo taking every trick scores the valat: 250, doubled by each kontra.")))
+        return lines
 
-    def score(self, hand, table_size: int, history: Sequence = ()) -> list[int]:
-        """The row of ``hand`` after ``history``; raises :class:`~variants.base.InvalidHand`."""
-        return list(self.breakdown(hand, table_size, history).row)
+    # ------------------------------------------------------------------------------ scoring
 
-    def breakdown(self, hand, table_size: int, history: Sequence = ()) -> Settlement:
-        """The row with how it came about; raises :class:`~variants.base.InvalidHand`.
+    @property
+    def checker(self) -> type:
+        return _Check
 
-        ``history``: the earlier records of this table and round, oldest first; they are assumed
-        valid (they were validated when stored) and give the radelci held before ``hand``.
-        """
-        problems = self.validate(hand, table_size, history)
-        if problems:
-            raise InvalidHand(problems)
+    def settle(self, hand, table_size: int, history: Sequence = ()) -> Settlement:
+        """The row of a valid played hand after ``history`` (the earlier records of its table and
+        round, oldest first, assumed valid: they give the radelci held before it, §5)."""
         return _settle(self, dict(hand), table_size, self.radelci(history, table_size))
+
+    def manual_awards(self, hand) -> bool:
+        """**Decision**: a manual row hands out radelci by its ``contract`` (§5)."""
+        return hand.get("contract") in RADELC_CONTRACTS
+
+    def draw_random(self, rng, table_size: int, dealer: int) -> dict:
+        """A hand of a Bled round (:func:`variants.randomhands.bled_hand`)."""
+        from .randomhands import bled_hand
+
+        return bled_hand(self, table_size, dealer, rng)
+
+    def history_marks(self, history: Sequence, table_size: int) -> list[str]:
+        """"○" per radelc each seat holds after ``history``, as players draw them on the sheet."""
+        return ["○" * n for n in self.radelci(history, table_size)]
+
+    def history_note(self, record, history: Sequence, table_size: int) -> list[Problem]:
+        """What ``record`` did with the radelci (§5): "radelc ×2" when the declarer's radelc
+        doubled it, "+ radelc" when everyone got one after it."""
+        held = self.radelci(history, table_size)
+        before = list(held)
+        self.apply_radelci(record, table_size, held)
+        notes = []
+        declarer = record.get("declarer")
+        played = record.get("outcome", "played") == "played" and "declarer" in self.fields_of(record)
+        if played and declarer is not None and 0 <= declarer < table_size and before[declarer]:
+            notes.append(Problem(_("radelc ×2")))
+        if any(after > was for after, was in zip(held, before)):  # only an award raises a count
+            notes.append(Problem(_("+ radelc")))
+        return notes
+
+    def fields_of(self, record) -> tuple[str, ...]:
+        """The fields of the record's contract, empty for an unknown one."""
+        try:
+            return self.fields(self.contract(record.get("contract")))
+        except (KeyError, TypeError):
+            return ()
 
     def radelci(self, history: Sequence, table_size: int) -> list[int]:
         """Radelci each seat holds after the hands of ``history`` (§5), oldest first.
@@ -429,7 +501,7 @@ def _result(rs: BledRuleset, h: Mapping) -> tuple[bool | None, bool]:
     valat = next((b for b in h.get("bonuses", []) if b["bonus"] == "valat"), None)
     valat_value = _valat(valat, points)
     if valat_value is not None:
-        return valat_value > 0, True
+        return valat_value > 0, bool(rs.options["radelci_after_valat"])  # §5 Decision, §8 option
     return points > HALF, False
 
 
@@ -441,15 +513,10 @@ def _row(n: int, amounts: Mapping[int, int]) -> tuple[int, ...]:
 
 
 def _settle(rs: BledRuleset, h: dict, n: int, held: Sequence[int]) -> Settlement:
-    """Score a valid hand with the radelci ``held`` per seat before it (§3–§5)."""
-    outcome = h.get("outcome", "played")
-    if outcome == "struck":
-        return Settlement(summary=_("Struck by the tournament director: every player scores 0."), row=(0,) * n)
-    if outcome == "manual":
-        return Settlement(summary=_("Manual row."), row=tuple(h["scores"]))
+    """Score a valid played hand with the radelci ``held`` per seat before it (§3–§5)."""
     contract = rs.contract(h["contract"])
     if contract.family == "klop":
-        return _settle_klop(h, n)
+        return _settle_klop(rs, h, n)
     won, awards = _result(rs, h)
     sign = 1 if won else -1
     factor = 2 ** h.get("kontra", 0)
@@ -457,6 +524,9 @@ def _settle(rs: BledRuleset, h: dict, n: int, held: Sequence[int]) -> Settlement
     if contract.family == "berac":
         value = contract.value * factor * sign
         posts.append((contract.name, value))
+    elif contract.family == "solo" and rs.options["solo_valat"] and whole_points(h["declarer_points"]) == 70:
+        value = SILENT_VALAT * factor  # every trick: the valat in place of the Solo (§8 solo_valat)
+        posts.append((_("valat"), value))
     elif contract.family == "solo":
         extra = rs.difference(whole_points(h["declarer_points"])) if rs.options["solo_difference"] else 0
         value = (contract.value + extra) * factor * sign
@@ -519,12 +589,12 @@ def _bonus_value(bonus: Bonus, b: Mapping) -> int:
     return value if declarers == b["made"] else -value
 
 
-def _settle_klop(h: dict, n: int) -> Settlement:
+def _settle_klop(rs: BledRuleset, h: dict, n: int) -> Settlement:
     """Klop (§4): everyone for himself; kontra doubles; full and empty players settle ±70."""
     points = {int(k): whole_points(v) for k, v in h["card_points"].items()}
     kontra_by = h.get("kontra_by")
     k = 2 if kontra_by is not None else 1
-    full = [s for s, p in points.items() if p >= KLOP_FULL]
+    full = [s for s, p in points.items() if rs.klop_full(p)]
     empty = [s for s, p in points.items() if p == 0]
     if full or empty:
         amounts = {s: 0 for s in points}

@@ -9,9 +9,8 @@ him. Rows sum to 0.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
-from .base import Breakdown, Contract, InvalidHand, Problem, Ruleset, SeatCard, ThreeHandedTables, _, catalogue
+from .base import Contract, Option, Problem, Ruleset, SeatCard, Settlement, ThreeHandedTables, _
 from .cardpoints import CardPointsError
 from .checks import HandCheck, whole_points
 
@@ -70,24 +69,22 @@ def base_value(points: int) -> int:
     return -(-(36 - points) // 5)
 
 
-@dataclass(frozen=True)
-class Settlement(Breakdown):
-    """A :class:`~variants.base.Breakdown` with the row it explains."""
-
-    row: tuple[int, ...] = ()
+OPTIONS = (
+    # cego-ichenheim.md §2 Decision: Piccolo (10), Bettel (15) and Räuber (SEED 17.4), off by default
+    Option("piccolo", _("Piccolo (10)"), _("The declarer takes no trick."), source="cego-ichenheim.md §2"),
+    Option("bettel", _("Bettel (15)"), _("The declarer takes no trick, a higher game."), source="cego-ichenheim.md §2"),
+    Option("raeuber", _("Räuber"), _("Everyone for himself; the player with most points pays."), source="cego-ichenheim.md §2"),
+)
 
 
 class CegoRuleset(ThreeHandedTables, Ruleset):
     """Validate and score Ichenheim Cego hands (``cego-ichenheim.md``).
 
     ``options``: ``piccolo``, ``bettel``, ``raeuber`` enable those contracts (off by default).
-    Interface as :class:`variants.koenigrufen.KoenigrufenRuleset`.
     """
 
-    family = "cego"
     key = "cego-ichenheim"
     edition = "ichenheim"
-    editions = ("ichenheim",)
     name = "Cego Ichenheim"
     label = "Cego Ichenheim"
     source = "Dummett & McLeod, supplement 17.3 (cego-ichenheim.md)"
@@ -96,23 +93,20 @@ class CegoRuleset(ThreeHandedTables, Ruleset):
     max_other_tables = 2  # "one or two tables of four players" (§1)
     zero_sum = True
     sitting_out_pays = True  # the sitting-out dealer "wins and loses equally with the defenders"
-    bonuses: tuple = ()
     default_rounds = 2  # "Two sessions of 24 deals" (§1)
     default_hands_per_round = 24
     seat_card_set = SEAT_CARDS  # the sitting-out dealer of a 4-table still pays and receives (§1)
     tiebreaks = ("card_draw",)  # §4: equal rank, then a card draw recorded by the director
-    option_defaults = {"piccolo": False, "bettel": False, "raeuber": False}
+    option_specs = OPTIONS
     notation_example_hands = NOTATION_EXAMPLES
+    value_heading = _("Factor / value")
 
     def __init__(self, editions: Sequence[str] = (), options: Mapping | None = None):
-        self.options = {**self.option_defaults, **(options or {})}
+        super().__init__(editions, options)
         self.contracts = tuple(
             c for c in CONTRACTS if c.key not in OPTION_CONTRACTS or self.options[OPTION_CONTRACTS[c.key]]
         )
         self._contracts = {c.key: c for c in self.contracts}
-
-    def __repr__(self) -> str:
-        return f"<CegoRuleset {self.key} {self.options}>"
 
     # ----------------------------------------------------------------- catalogue and table format
 
@@ -120,16 +114,7 @@ class CegoRuleset(ThreeHandedTables, Ruleset):
         """The contract with ``key`` (enabled options only); raises ``KeyError``."""
         return self._contracts[key]
 
-    def bonus(self, key: str):
-        """Cego has no bonuses: always raises ``KeyError``."""
-        raise KeyError(key)
-
-    def allowed_bonuses(self, contract_key: str) -> tuple:
-        self.contract(contract_key)
-        return ()
-
-    @staticmethod
-    def fields(contract: Contract) -> tuple[str, ...]:
+    def fields(self, contract: Contract) -> tuple[str, ...]:
         """The record fields the entry form asks for this contract."""
         if contract.family == FAMILY_CEGO:
             return ("declarer", "declarer_points", "against_solo")
@@ -138,10 +123,6 @@ class CegoRuleset(ThreeHandedTables, Ruleset):
         if contract.family == "raeuber":
             return ("card_points",)
         return ("declarer", "won")
-
-    def catalogue(self) -> dict:
-        """The contract table as plain data (for forms, help pages and JSON)."""
-        return catalogue(self, dealer_sits_out_at=4)
 
     base_value = staticmethod(base_value)
 
@@ -158,22 +139,44 @@ class CegoRuleset(ThreeHandedTables, Ruleset):
             return ["durchgegangen"]
         return []
 
-    # ------------------------------------------------------------------------------ public API
+    def hand_flags(self, record) -> list[Problem]:
+        """The flags of §3 in words: "Bürgermeister" (lost with 35), "durchgegangen" (no trick)."""
+        words = {"buergermeister": _("Bürgermeister"), "durchgegangen": _("durchgegangen")}
+        return [Problem(words[f]) for f in self.flags(record)]
 
-    def validate(self, hand, table_size: int, history: Sequence = ()) -> list[Problem]:
-        """Problems with ``hand`` (``cego-ichenheim.md`` §3 "Validation"); empty when valid."""
-        return _Check(self, hand, table_size).run()
+    def total_words(self, total: int) -> Problem | None:
+        """Positive totals are "Gute", negative "Miese" (§4); "plus" and "minus" in English."""
+        if total > 0:
+            return Problem(_("plus"))
+        if total < 0:
+            return Problem(_("minus"))
+        return None
 
-    def score(self, hand, table_size: int, history: Sequence = ()) -> list[int]:
-        """The zero-sum row of ``hand``; raises :class:`~variants.base.InvalidHand`."""
-        return list(self.breakdown(hand, table_size).row)
+    def rules_summary(self) -> list[Problem]:
+        """§3 in one sentence for the rules page."""
+        return [
+            Problem(
+                _(
+                    "Cego family games: base value 1 per 5 card points or part of 5 over 35 (won) or below 36 (lost), 8 when one side took every trick; times the factor (+1 against a Solo). Every other player at the table, the sitting-out dealer of a 4-table too, pays or receives that much."
+                )
+            )
+        ]
 
-    def breakdown(self, hand, table_size: int, history: Sequence = ()) -> Settlement:
-        """The row with how it came about; raises :class:`~variants.base.InvalidHand`."""
-        problems = self.validate(hand, table_size, history)
-        if problems:
-            raise InvalidHand(problems)
+    # ------------------------------------------------------------------------------ scoring
+
+    @property
+    def checker(self) -> type:
+        return _Check
+
+    def settle(self, hand, table_size: int, history: Sequence = ()) -> Settlement:
+        """The zero-sum row of a valid played hand (§3)."""
         return _settle(self, dict(hand), table_size)
+
+    def draw_random(self, rng, table_size: int, dealer: int) -> dict:
+        """A hand of an Ichenheim evening (:func:`variants.randomhands.cego_hand`)."""
+        from .randomhands import cego_hand
+
+        return cego_hand(self, table_size, dealer, rng)
 
 
 class _Check(HandCheck):
@@ -257,11 +260,6 @@ def _row(n: int, amounts: Mapping[int, int]) -> tuple[int, ...]:
 
 
 def _settle(rs: CegoRuleset, h: dict, n: int) -> Settlement:
-    outcome = h.get("outcome", "played")
-    if outcome == "struck":
-        return Settlement(summary=_("Struck by the tournament director: every player scores 0."), row=(0,) * n)
-    if outcome == "manual":
-        return Settlement(summary=_("Manual row."), row=tuple(h["scores"]))
     contract = rs.contract(h["contract"])
     if contract.family == "raeuber":
         return _settle_raeuber(rs, h, n)

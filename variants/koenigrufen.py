@@ -14,14 +14,15 @@ and each opponent ``-n``. Every row sums to 0, the sitting-out dealer of a 5-tab
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from .base import Bonus, Breakdown, Contract, InvalidHand, Problem, Ruleset, SeatCard, _, catalogue
+from .base import Bonus, Contract, Option, Problem, Ruleset, SeatCard, Settlement, _, catalogue
 from .checks import HandCheck, is_int
 from .cardpoints import WHOLE_PACK_THIRDS, CardPointsError, format_thirds, parse_thirds
 
 BIRDS = ("pagat", "uhu", "kakadu", "quapil")
+SACKS = ("sack1", "sack2")
 RESULT_BONUSES = ("valat", "sack1", "sack2")  # made by one side, they decide who won the game
 MIN_TRICK_THIRDS = 4  # a player with a trick has at least four cards: 1/1 (hand-record.md)
 TEAMS = ("declarer", "opponents")
@@ -90,7 +91,8 @@ class Edition:
     - ``announced_valat_excludes``: bonuses that cannot be announced beside an announced Valat (W20);
     - ``trischaken``: the settlement, given ``{seat: thirds}`` of the active seats and Vorhand;
     - ``trischaken_revoke``: what the offender pays each other player in Trischaken;
-    - ``hands_per_round``: hands at a 4-table (§5); a 5-table plays ``× 5/4``.
+    - ``hands_per_round``: hands at a 4-table (§5); a 5-table plays ``× 5/4``;
+    - ``options``: the edition's own :class:`~variants.base.Option` ("Options" table).
     """
 
     key: str
@@ -110,29 +112,49 @@ class Edition:
     default_rounds: int = 3
     tiebreaks: tuple[str, ...] = ("best_rounds", "lots")
     notes: tuple[str, ...] = field(default=())
+    options: tuple[Option, ...] = ()  # options beyond failed_silent_birds_count, all editions
+
+
+# Options a tournament may switch on (koenigrufen.md, "Options a tournament may switch on",
+# 2026-11-23); each edition offers those its Edition lists.
+FAILED_SILENT_BIRDS = Option(
+    "failed_silent_birds_count",
+    _("A silent bird played and beaten counts for the other side"),
+    _("Off: a silent bird or König ultimo recorded as failed scores nothing."),
+    default=True,
+    source="koenigrufen.md §1",
+)
+SILENT_SACKS = Option(
+    "silent_sacks",
+    _("A silent 1. or 2. Sack counts 1"),
+    _("Announced Säcke count 2 as before (German Tirol rules 2020, the cups' scorer)."),
+    source="koenigrufen.md, options: silent_sacks",
+)
+VALAT_DOUBLED_IN_LOST_SECHSERDREIER = Option(
+    "valat_doubled_in_lost_sechserdreier",
+    _("A Valat of the opponents against a lost Sechserdreier is doubled like the game"),
+    _("5 × (−2) × 4 = −40 per opponent for a silent Valat (the Sauwald rules, the cups' scorer)."),
+    source="koenigrufen.md, options: valat_doubled_in_lost_sechserdreier",
+)
 
 
 class KoenigrufenRuleset(Ruleset):
-    """Validate and score Königrufen hands under one :class:`Edition`.
+    """Validate and score Königrufen hands under one :class:`Edition` (``koenigrufen.md``).
 
-    ``options``: ``failed_silent_birds_count`` (default ``True``, ``koenigrufen.md`` §1 Decision):
-    a silent bird or König ultimo recorded ``made: false`` scores its silent value for the other
-    side; ``False`` scores it as nothing.
-
-    ``validate(hand, table_size, history=())`` returns a list of :class:`~variants.base.Problem`
-    (empty when valid); ``score(...)`` returns the row, one ``int`` per seat, or raises
-    :class:`~variants.base.InvalidHand`. ``history`` is accepted for the common interface and
-    ignored (only Bled uses it, ``hand-record.md`` "Context passed with a hand").
+    Options (``koenigrufen.md`` "Options a tournament may switch on"): every edition
+    ``failed_silent_birds_count`` (default on, §1 Decision: a silent bird or König ultimo recorded
+    ``made: false`` scores its silent value for the other side; off: nothing); the Tiroler
+    Tarockcup ``silent_sacks`` (a silent Sack counts 1); the Wiener Tarockcup 2009
+    ``valat_doubled_in_lost_sechserdreier`` (the opponents' Valat doubled like a lost
+    Sechserdreier's game). ``history`` is ignored (only Bled uses it).
     """
 
-    family = "koenigrufen"
     table_sizes = (4, 5)
     preferred_table_size = 4
     max_other_tables = None
     zero_sum = True
     sitting_out_pays = False  # the sitting-out dealer of a 5-table scores 0 (§1 "Table")
     uses_blatt = True  # card points to the Blatt, "P/B" (hand-record.md "Card points")
-    option_defaults = {"failed_silent_birds_count": True}
     notation_example_hands = NOTATION_EXAMPLES
 
     def __init__(self, spec: Edition, editions: Sequence[str] = (), options: Mapping | None = None):
@@ -142,18 +164,17 @@ class KoenigrufenRuleset(Ruleset):
         self.name = spec.name
         self.label = f"{spec.name} {spec.edition}"
         self.source = spec.source
-        self.editions = tuple(editions) or (spec.edition,)
-        self.options = {**self.option_defaults, **(options or {})}
+        self.option_specs = (FAILED_SILENT_BIRDS, *spec.options)
+        super().__init__(editions, options)
         self.contracts = spec.contracts
         self.bonuses = spec.bonuses
+        if self.options.get("silent_sacks"):  # a silent Sack counts 1 (option silent_sacks)
+            self.bonuses = tuple(replace(b, silent=1) if b.key in SACKS else b for b in spec.bonuses)
         self.default_rounds = spec.default_rounds
         self.default_hands_per_round = spec.hands_per_round
         self.tiebreaks = spec.tiebreaks
-        self._contracts = {c.key: c for c in spec.contracts}
-        self._bonuses = {b.key: b for b in spec.bonuses}
-
-    def __repr__(self) -> str:
-        return f"<KoenigrufenRuleset {self.key} {self.edition}>"
+        self._contracts = {c.key: c for c in self.contracts}
+        self._bonuses = {b.key: b for b in self.bonuses}
 
     # ----------------------------------------------------------------- catalogue and table format
 
@@ -209,38 +230,25 @@ class KoenigrufenRuleset(Ruleset):
         """The first dealer is the seat before the Tarock's Vorhand (``tournament-formats.md`` §2)."""
         return table_size - 1
 
-    @staticmethod
-    def sitting_out(dealer: int, table_size: int) -> int | None:
+    def sitting_out(self, dealer: int, table_size: int) -> int | None:
         """The seat that sits out this hand: the dealer of a 5-table (``koenigrufen.md`` §1)."""
         return sitting_out(dealer, table_size)
 
-    @staticmethod
-    def active_seats(dealer: int, table_size: int) -> list[int]:
-        """Active seats in playing order, Vorhand first (``hand-record.md`` "Seats")."""
-        return active_seats(dealer, table_size)
+    # ------------------------------------------------------------------------------ scoring
 
-    # ------------------------------------------------------------------------------ public API
+    @property
+    def checker(self) -> type:
+        return _Check
 
-    def validate(self, hand, table_size: int, history: Sequence = ()) -> list[Problem]:
-        """Problems with ``hand`` at a table of ``table_size``; empty when the hand can be scored."""
-        return _Check(self, hand, table_size).run()
-
-    def score(self, hand, table_size: int, history: Sequence = ()) -> list[int]:
-        """The score row of ``hand``: one ``int`` per seat, summing to 0.
-
-        Raises :class:`~variants.base.InvalidHand` with the problems of :meth:`validate`.
-        """
-        return list(self.breakdown(hand, table_size, history).row)
-
-    def breakdown(self, hand, table_size: int, history: Sequence = ()) -> "Settlement":
-        """The row with the posts that make it, for score sheets that explain a hand.
-
-        Raises :class:`~variants.base.InvalidHand` like :meth:`score`.
-        """
-        problems = self.validate(hand, table_size, history)
-        if problems:
-            raise InvalidHand(problems)
+    def settle(self, hand, table_size: int, history: Sequence = ()) -> Settlement:
+        """The row of a valid played hand, with the posts that make it (§1, §2–4)."""
         return _settle(self, _normalise(hand), table_size)
+
+    def draw_random(self, rng, table_size: int, dealer: int) -> dict:
+        """A hand of a Tirol cup evening's mix (:func:`variants.randomhands.koenigrufen_hand`)."""
+        from .randomhands import koenigrufen_hand
+
+        return koenigrufen_hand(self, table_size, dealer, rng)
 
     # ------------------------------------------------------------------------------- internals
 
@@ -255,13 +263,6 @@ class KoenigrufenRuleset(Ruleset):
             value = 0
         sign = 1 if (bonus["team"] == "declarer") == bonus["made"] else -1
         return sign * value * (2 if contract.solo else 1)
-
-
-@dataclass(frozen=True)
-class Settlement(Breakdown):
-    """A :class:`~variants.base.Breakdown` with the row it explains."""
-
-    row: tuple[int, ...] = ()
 
 
 def _normalise(hand: Mapping) -> dict:
@@ -279,6 +280,8 @@ def _normalise(hand: Mapping) -> dict:
 
 class _Check(HandCheck):
     """One validation run (``koenigrufen.md`` §1 "Validation"): collects problems in order."""
+
+    # Played hands only: struck and manual rows are HandCheck's, their settlement the Ruleset's.
 
     def normalise(self, hand: Mapping) -> dict:
         return _normalise(hand)
@@ -491,11 +494,7 @@ def _row(table_size: int, amounts: Mapping[int, int]) -> tuple[int, ...]:
 
 
 def _settle(rs: KoenigrufenRuleset, h: dict, n: int) -> Settlement:
-    """Compute the row of a valid, normalised hand."""
-    if h["outcome"] == "struck":
-        return Settlement(summary=_("Struck by the tournament director: every player scores 0."), row=(0,) * n)
-    if h["outcome"] == "manual":
-        return Settlement(summary=_("Manual row."), row=tuple(h["scores"]))
+    """Compute the row of a valid, normalised played hand."""
     contract = rs.contract(h["contract"])
     dealer = h["dealer"]
     vorhand = (dealer + 1) % n
@@ -517,6 +516,8 @@ def _settle(rs: KoenigrufenRuleset, h: dict, n: int) -> Settlement:
             # 2009 (§3): silent 4V / announced 8V replace the game post, never doubled.
             factor = rs.bonus("valat").announced if valat["announced"] else rs.bonus("valat").silent
             sign = 1 if (valat["team"] == "declarer") == valat["made"] else -1
+            if rs.options.get("valat_doubled_in_lost_sechserdreier") and valat["team"] == "opponents" and valat["made"]:
+                factor *= contract.lost_factor  # doubled like the lost game (option, koenigrufen.md)
             posts.append((f"{contract.name} Valat ×{factor}", sign * factor * contract.value))
         else:
             game = contract.value if h["won"] else -contract.value * contract.lost_factor
@@ -758,6 +759,7 @@ TIROL_2019 = Edition(
     trischaken_revoke=4,  # §4.2 step 1: offender −12, the others +4 each
     hands_per_round=16,  # §5: 16 at a 4-table, 20 at a 5-table
     default_rounds=3,  # tournament-formats.md §1
+    options=(SILENT_SACKS,),
 )
 
 
@@ -857,4 +859,6 @@ WTC_2009 = Edition(
     trischaken=trischaken_wtc_2009,
     trischaken_revoke=2,  # §3.1 Decision: the offender pays 2 to each other player
     hands_per_round=20,
+    options=(VALAT_DOUBLED_IN_LOST_SECHSERDREIER,),
 )
+

@@ -1,6 +1,9 @@
 """The registry of rulesets, keyed by ruleset key and edition (``shared/rules/README.md``).
 
-Adding a ruleset touches its own module and one :func:`register` line in ``variants/__init__.py``.
+Adding a ruleset touches its own module (a :class:`variants.base.Ruleset`) and one
+:func:`register` line in ``variants/__init__.py``; nothing outside ``variants/`` asks for a
+ruleset by name (``tests/test_toy_ruleset.py`` plays a whole tournament with one that exists only
+in that test).
 """
 
 from __future__ import annotations
@@ -25,6 +28,12 @@ def register(key: str, edition: str, factory: Callable, *, current: bool = False
     _FACTORIES.setdefault(key, {})[edition] = factory
     if current or key not in _CURRENT:
         _CURRENT[key] = edition
+
+
+def unregister(key: str) -> None:
+    """Forget ruleset ``key`` and all its editions (for tests that register a ruleset of their own)."""
+    _FACTORIES.pop(key, None)
+    _CURRENT.pop(key, None)
 
 
 def get_ruleset(key: str, edition: str | None = None, options: dict | None = None):

@@ -6,14 +6,14 @@
   const defaults = JSON.parse(select.dataset.defaults || "{}");
   function follow() {
     const chosen = defaults[select.value] || {};
-    const key = select.value.split("|")[0];
+
     const rounds = document.querySelector("input[name=rounds]");
     const hands = document.querySelector("input[name=hands_per_round]");
     if (rounds) rounds.placeholder = chosen.rounds ?? "";
     if (hands) hands.placeholder = chosen.hands ?? "";
     document.querySelectorAll("input[name=ruleset_options]").forEach((box) => {
       const item = box.closest("div") || box.parentElement;
-      item.hidden = box.value.split(":")[0] !== key;
+      item.hidden = box.value.split(":")[0] !== select.value;
     });
   }
   select.addEventListener("change", follow);

@@ -50,6 +50,11 @@ def seat_scores(table):
     return list(table.seats.order_by("position").values_list("score", flat=True))
 
 
+def radelci(table):
+    """Radelci each seat holds now, as the sheet marks them (one ○ each)."""
+    return [len(mark) for mark in build_sheet(table).marks.values()]
+
+
 def rows(table):
     return list(table.hands.order_by("number").values_list("number", "scores"))
 
@@ -84,20 +89,25 @@ def test_nine_players_three_tables_of_three_with_21_hands(make_tournament):
         assert list(tb.seats.order_by("position").values_list("card", flat=True)) == ["skis", "mond", "20"]
         assert tb.first_dealer == 0 and tb.dealer_of(1, 3) == 0 and tb.dealer_of(2, 3) == 1
         sheet = build_sheet(tb)
-        assert (sheet.next_dealer, sheet.next_vorhand, sheet.info.cap, sheet.radelci) == (0, 1, 21, [0, 0, 0])
+        assert (sheet.next_dealer, sheet.next_vorhand, sheet.info.cap, sheet.marks) == (0, 1, 21, {0: "", 1: "", 2: ""})
 
 
 @pytest.mark.django_db
 def test_director_form_defaults_four_rounds_of_21_hands(director_client):
+    # The options ticked on the empty form, as a browser sends them back untouched.
+    form = director_client.get(reverse("tournaments_director:create")).context["form"]
+    ticked = [v for v in form["ruleset_options"].initial if v.startswith("tarok-bled|2005:")]
     data = {"name": "Bled 2027", "date": "2027-09-12", "venue": "Bled", "ruleset_edition": "tarok-bled|2005",
-            "rounds": "", "hands_per_round": "", "status": "planned"}
+            "rounds": "", "hands_per_round": "", "status": "planned", "ruleset_options": ticked}
     assert director_client.post(reverse("tournaments_director:create"), data).status_code == 302
     t = Tournament.objects.get(name="Bled 2027")
     assert (t.ruleset, t.edition, t.rounds, t.hands_per_round) == ("tarok-bled", "2005", 4, 21)
-    assert t.options in ({}, dict.fromkeys(("round_difference", "mond_penalty_20", "solo_difference", "rank_by_game_points"), False))
-    rs = t.get_ruleset()
-    assert not any(rs.options.values())  # every option off by default
-    assert rs.victory_points == "table_points"
+    # tarok-bled.md §8: every option off by default but radelci_after_valat
+    assert t.options == {
+        "round_difference": False, "mond_penalty_20": False, "solo_difference": False, "rank_by_game_points": False,
+        "klop_full_above_35": False, "radelci_after_valat": True, "solo_valat": False,
+    }
+    assert t.get_ruleset().victory_points == "table_points"
 
 
 # ---------------------------------------------------------------- 2. entry through the views
@@ -123,8 +133,8 @@ def test_klop_then_doubled_dvojko_through_the_views(director_client, table, engl
     assert response.status_code == 200
     sheet = response.context["sheet"]
     # Everyone got one after the Klop; seat 0 won with his and lost it (§5).
-    assert sheet.radelci == [0, 1, 1]
-    assert [r.radelc for r in sheet.rows] == ["+ radelc", "radelc ×2"]
+    assert sheet.marks == {0: "", 1: "○", 2: "○"}
+    assert [r.note for r in sheet.rows] == ["+ radelc", "radelc ×2"]
     page = response.content.decode()
     marks = re.findall(r'class="radelci"[^>]*>([^<]*)</span>', page)
     assert marks == ["", "○", "○"]
@@ -178,7 +188,7 @@ def test_editing_an_earlier_hand_rescores_the_later_ones(director_client, table,
     assert seat_scores(table) == [60, 15, 0]
     second = table.hands.get(number=2)
     assert second.history.first().history_change_reason == "re-scored after an earlier hand changed"
-    assert build_sheet(table).radelci == [0, 0, 0]
+    assert radelci(table) == [0, 0, 0]
     # And back into the Klop: hand 2 is doubled again.
     first.refresh_from_db()
     response = director_client.post(
@@ -208,7 +218,7 @@ def test_edit_carries_a_kept_radelc_to_a_later_hand(director_client, table):
     assert rows(table) == [(1, KLOP_ROW), (2, [-100, 0, 0]), (3, [60, 0, 0])]
     # −40 − 100 + 60 = −80
     assert seat_scores(table) == [-80, -60, -40]
-    assert build_sheet(table).radelci == [0, 1, 1]
+    assert radelci(table) == [0, 1, 1]
 
 
 @pytest.mark.django_db
@@ -222,7 +232,7 @@ def test_deleting_the_klop_rescores_the_following_hand(director_client, table):
     # The Dvojko is hand 1 now, without a radelc: (20 + 10) × 2 = 60.
     assert rows(table) == [(1, [60, 0, 0])]
     assert seat_scores(table) == [60, 0, 0]
-    assert build_sheet(table).radelci == [0, 0, 0]
+    assert radelci(table) == [0, 0, 0]
 
 
 # ---------------------------------------------------------------- 4. Mond and bonuses by form
@@ -251,7 +261,7 @@ def test_trojka_with_kontrad_trula_and_mond_lost(director_client, table, english
     assert seat_scores(table) == [64, 30, -41]
     sheet = build_sheet(table)
     assert "Trula announced kontra" in sheet.rows[2].label  # the sheet says the trula was kontra'd
-    assert "radelc ×2" in sheet.rows[2].radelc
+    assert "radelc ×2" in sheet.rows[2].note
 
 
 @pytest.mark.django_db
@@ -435,7 +445,7 @@ def test_four_table_dealer_rests_and_gets_a_radelc(director_client, make_tournam
     response = post_hand(director_client, table, contract="enojko", dealer=1, declarer=0, declarer_points=36)
     assert response.status_code == 302
     assert rows(table) == [(1, [0, -30, -20, -20]), (2, [62, 0, 0, 0])]
-    assert build_sheet(table).radelci == [0, 1, 1, 1]
+    assert radelci(table) == [0, 1, 1, 1]
     assert seat_scores(table) == [62, -30, -20, -20]
 
 
@@ -445,7 +455,7 @@ def test_manual_row_gives_radelci_by_its_contract_struck_gives_none(director_cli
     # radelci like a Klop (§5); the Dvojko after it (seat 2 deals, by seat 0 with 45) is doubled:
     # (20 + 10) × 2 = 60.
     assert post_hand(director_client, table, dealer=0, outcome="struck", reason="misdeal").status_code == 302
-    assert build_sheet(table).radelci == [0, 0, 0]
+    assert radelci(table) == [0, 0, 0]
     response = post_hand(director_client, table, dealer=1, outcome="manual", score_0=-10, score_1=-30, score_2=-30,
                          manual_contract="klop")
     assert response.status_code == 302

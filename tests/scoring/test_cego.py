@@ -14,7 +14,7 @@ from tournaments.models import Player, Tournament
 def create(client, players=0, options=()):
     data = {"name": "Dreikönigsturnier", "date": "2027-01-06", "venue": "Gasthaus Hechten",
             "ruleset_edition": "cego-ichenheim|ichenheim", "rounds": "", "hands_per_round": "",
-            "status": "planned", "ruleset_options": [f"cego-ichenheim:{o}" for o in options]}
+            "status": "planned", "ruleset_options": [f"cego-ichenheim|ichenheim:{o}" for o in options]}
     assert client.post(reverse("tournaments_director:create"), data).status_code == 302
     t = Tournament.objects.get(name="Dreikönigsturnier")
     for i in range(players):

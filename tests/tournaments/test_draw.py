@@ -10,7 +10,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tournaments import draw as draw_module
+from tournaments.draw import joint as draw_module
+from tournaments.draw import search as search_module
 from tournaments.draw import (
     DrawMode,
     RoundDraw,
@@ -546,7 +547,7 @@ def test_best_repeats_is_the_lowest_count_of_any_attempt():
     # 8 players after a round of two 4-tables: at least 4 repeats, so every restart is tried.
     past = {1: [[0, 1, 2, 3], [4, 5, 6, 7]]}
     draw = draw_tables(list(range(8)), [4, 4], 3, past)
-    assert draw.attempts == len(draw.attempt_repeats) == draw_module._RESTARTS
+    assert draw.attempts == len(draw.attempt_repeats) == search_module._RESTARTS
     assert all(count >= 4 for count in draw.attempt_repeats)
     assert draw.best_repeats == min(draw.attempt_repeats) == len(draw.repeats) == 4
     # Zero at the first start: one attempt.

@@ -1,14 +1,16 @@
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from scoring.services import refresh_seat_scores, stored_row
+from scoring.services import lock_open_table, refresh_seat_scores, rescore_table
+from scoring.services.errors import RoundLocked
 from tournaments.models import Table, Tournament
 
 
 class Command(BaseCommand):
     help = (
         "Re-score every stored hand under its tournament's ruleset edition and refresh the seats' "
-        "round scores. Reports hands whose row changed or that the ruleset now refuses."
+        "round scores. Reports hands whose row changed or that the ruleset now refuses; the "
+        "hands of verified rounds are reported, not changed."
     )
 
     def add_arguments(self, parser):
@@ -18,25 +20,18 @@ class Command(BaseCommand):
         tournaments = Tournament.objects.all() if tournament is None else Tournament.objects.filter(pk=tournament)
         for t in tournaments:
             rs = t.get_ruleset()
-            changed = refused = 0
-            with transaction.atomic():
-                for table in Table.objects.filter(round__tournament=t).prefetch_related("hands", "seats"):
-                    size = len(table.seats.all())
-                    earlier = []
-                    for hand in sorted(table.hands.all(), key=lambda h: h.number):
-                        played = len(hand.record.get("seats") or range(size))
-                        problems = rs.validate(hand.record, played)
-                        if problems:
-                            earlier.append(hand.record)
-                            refused += 1
-                            self.stderr.write(f"{t} {table.round} {table} #{hand.number}: {'; '.join(problems)}")
-                            continue
-                        row = stored_row(rs, hand.record, size, earlier)
-                        earlier.append(hand.record)
-                        if row != hand.scores:
-                            changed += 1
-                            hand.scores = row
-                            hand._change_reason = "recomputed"
-                            hand.save(update_fields=["scores"])
+            changed = refused = locked = 0
+            for table in Table.objects.filter(round__tournament=t).select_related("round"):
+                with transaction.atomic():
+                    try:
+                        lock_open_table(table.pk)
+                    except RoundLocked:
+                        locked += 1
+                        continue
+                    result = rescore_table(table, rs, table.seats.count(), reason="recomputed")
                     refresh_seat_scores(table)
-            self.stdout.write(f"{t}: {changed} rows changed, {refused} hands refused")
+                changed += len(result.changed)
+                refused += len(result.refused)
+                for hand, problems in result.refused:
+                    self.stderr.write(f"{t} {table.round} {table} #{hand.number}: {'; '.join(problems)}")
+            self.stdout.write(f"{t}: {changed} rows changed, {refused} hands refused, {locked} verified tables left alone")

@@ -1,30 +1,27 @@
-"""Realistic random Königrufen hand records for the demo tournament (Tiroler Tarockcup mix).
+"""Random hand records for demos, benchmarks and tests (:meth:`variants.base.Ruleset.random_hand`).
 
-Pure Python, no Django. The generator builds hand records in the shape of ``hand-record.md`` that are
-valid for the ruleset it is given (``koenigrufen.md`` §1 "Validation", §4 for the Tirol cup) by
-construction, and checks each one with ``ruleset.validate``; a rare rejected hand is drawn again (a
-bounded number of times, then :class:`DemoHandError`).
+Pure Python, no Django. Each generator builds hand records in the shape of ``hand-record.md`` from
+the ``random.Random`` passed in (a seed reproduces the same hands); the ruleset's ``random_hand``
+checks each with ``validate`` and draws a rare rejected one again.
 
-The mix follows what a Tirol cup sheet looks like: mostly Rufer, then Dreier, Trischaken and the
-negative contracts, a few Besserrufer, Farbendreier and Sechserdreier, the occasional solo or ouvert
-contract and a Valat about once in 150 hands. All randomness comes from the ``random.Random`` passed
-in, so a seed reproduces the same hands.
+- :func:`catalogue_hand`: any ruleset, from its catalogue alone (every field a contract uses);
+- :func:`koenigrufen_hand`: what a Tirol cup sheet looks like (``koenigrufen.md``): mostly Rufer,
+  then Dreier, Trischaken and the negative contracts, a few Besserrufer, Farbendreier and
+  Sechserdreier, the occasional solo or ouvert contract and a Valat about once in 150 hands;
+- :func:`cego_hand`: an Ichenheim Cego evening (``cego-ichenheim.md``);
+- :func:`bled_hand`: a Bled round with Klop, radelci, kontra and the Mond (``tarok-bled.md``).
 """
 
 from __future__ import annotations
 
 import random
 
-from variants.cardpoints import WHOLE_PACK_THIRDS, format_thirds
-from variants.koenigrufen import MAYOR_TIROL
-from variants.koenigrufen import active_seats as koenigrufen_active_seats
+from .cardpoints import WHOLE_PACK_THIRDS, format_thirds
 
-__all__ = ["DemoHandError", "random_hand", "random_round", "vorhand", "active_seats"]
+__all__ = ["catalogue_hand", "koenigrufen_hand", "cego_hand", "bled_hand", "random_round", "vorhand"]
 
-MAYOR_THIRDS = MAYOR_TIROL  # "35/2", koenigrufen.md §4.2
+MAYOR_THIRDS = 3 * 35 + 2  # "35/2", koenigrufen.md §4.2
 MIN_TRICK_THIRDS = 4  # one trick of four blank cards is 4/3 points
-
-MAX_ATTEMPTS = 50
 
 # Share of each contract in a Tirol cup evening (weights, roughly per cent).
 CONTRACT_WEIGHTS: dict[str, float] = {
@@ -97,18 +94,9 @@ VALAT_KINDS = (
 )
 
 
-class DemoHandError(RuntimeError):
-    """The generator could not produce a hand the ruleset accepts (a bug on one side or the other)."""
-
-
 def vorhand(table_size: int, dealer: int) -> int:
     """Vorhand is the seat after the dealer (``hand-record.md`` "Seats")."""
     return (dealer + 1) % table_size
-
-
-def active_seats(table_size: int, dealer: int) -> list[int]:
-    """The seats that play this hand, Vorhand first; at a 5-table the dealer sits out."""
-    return koenigrufen_active_seats(dealer, table_size)
 
 
 def _weighted(rng: random.Random, items):
@@ -278,8 +266,9 @@ def _add_valat(ruleset, contract, bonuses: list[dict], won: bool, rng: random.Ra
 # Hands
 
 
-def _draw_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
-    seats = active_seats(table_size, dealer)
+def koenigrufen_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
+    """One Königrufen hand of a Tirol cup evening's mix (see the module docstring)."""
+    seats = ruleset.active_seats(dealer, table_size)
     first = seats[0]
     contract = _weighted(rng, _contract_weights(ruleset))
 
@@ -334,7 +323,7 @@ CEGO_WEIGHTS = {
 }
 
 
-def _draw_cego_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
+def cego_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
     """One Cego hand: the declarer's card points decide the game (won from 36, cego-ichenheim.md §3)."""
     seats = [(dealer + 1 + i) % table_size for i in range(table_size)]
     active = [s for s in seats if s != ruleset.sitting_out(dealer, table_size)]
@@ -361,7 +350,7 @@ def _draw_cego_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -
 BLED_WEIGHTS = {"klop": 12.0, "trojka": 30.0, "dvojko": 24.0, "enojko": 16.0, "berac": 7.0, "solo": 5.0}
 
 
-def _draw_bled_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
+def bled_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
     """One Bled hand: card points decide normal games and Solo (won above 35, tarok-bled.md §3);
     Klop splits 70–72 card points (§4); kontra, bonuses and the Mond penalty appear now and then."""
     active = ruleset.active_seats(dealer, table_size)
@@ -404,25 +393,48 @@ def _draw_bled_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -
     return hand
 
 
-def random_hand(ruleset, table_size: int, dealer: int, rng: random.Random) -> dict:
-    """A realistic, VALID hand record (hand-record.md shape) for this dealer at this table size."""
-    if table_size not in ruleset.table_sizes:
-        raise ValueError(f"{ruleset.name} is played at tables of {ruleset.table_sizes}, not {table_size}")
-    if not 0 <= dealer < table_size:
-        raise ValueError(f"dealer {dealer} is not a seat of a {table_size}-table")
-    draw = {"cego": _draw_cego_hand, "bled": _draw_bled_hand}.get(ruleset.family, _draw_hand)
-    problems: list[str] = []
-    for _ in range(MAX_ATTEMPTS):
-        hand = draw(ruleset, table_size, dealer, rng)
-        problems = ruleset.validate(hand, table_size)
-        if not problems:
-            return hand
-    raise DemoHandError(f"no valid hand in {MAX_ATTEMPTS} attempts; last: {hand!r}: {problems}")
-
-
 def random_round(ruleset, table_size: int, first_dealer: int, hands: int, rng: random.Random) -> list[dict]:
     """The hands of one table's round; the dealer of hand ``k`` is ``(first_dealer + k - 1) % n``."""
     return [
-        random_hand(ruleset, table_size, (first_dealer + k - 1) % table_size, rng)
+        ruleset.random_hand(rng, table_size, (first_dealer + k - 1) % table_size)
         for k in range(1, hands + 1)
     ]
+
+
+def catalogue_hand(ruleset, rng: random.Random, table_size: int, dealer: int) -> dict:
+    """A hand drawn from the ruleset's catalogue alone: a contract, then every field it uses
+    (``fields``) with a plausible value, now and then a manual or struck row. Not always valid:
+    :meth:`variants.base.Ruleset.random_hand` draws until the ruleset accepts one."""
+    active = ruleset.active_seats(dealer, table_size)
+    roll = rng.random()
+    if roll < 0.02:
+        return {"dealer": dealer, "outcome": "struck", "note": "demo"}
+    if roll < 0.05:
+        scores = [rng.randint(-20, 20) for _ in range(table_size)]
+        out = ruleset.sitting_out(dealer, table_size)
+        if out is not None and not ruleset.sitting_out_pays:
+            scores[out] = 0
+        if ruleset.zero_sum:
+            scores[active[0]] -= sum(scores)
+        return {"dealer": dealer, "outcome": "manual", "scores": scores}
+    contract = rng.choice(ruleset.contracts)
+    fields = ruleset.fields(contract)
+    hand: dict = {"dealer": dealer, "contract": contract.key}
+    if "declarer" in fields:
+        hand["declarer"] = active[0] if contract.vorhand_only else rng.choice(active)
+    if "partner" in fields:
+        hand["partner"] = rng.choice([None, *[s for s in active if s != hand.get("declarer")]])
+    if "won" in fields:
+        hand["won"] = rng.random() < 0.55
+    if "declarer_points" in fields:
+        hand["declarer_points"] = rng.randint(10, 60)
+    if "card_points" in fields:
+        cuts = sorted(rng.randint(0, 70) for _ in range(len(active) - 1))
+        hand["card_points"] = {str(s): b - a for s, a, b in zip(active, [0, *cuts], [*cuts, 70])}
+    if "bonuses" in fields:
+        allowed = ruleset.allowed_bonuses(contract.key)
+        chosen = rng.sample(list(allowed), k=min(len(allowed), rng.choice([0, 0, 1])))
+        hand["bonuses"] = [
+            {"bonus": b.key, "team": "declarer", "announced": b.announced_only, "made": True} for b in chosen
+        ]
+    return hand

@@ -1,4 +1,5 @@
-"""The demo-hand generator: valid, zero-sum, varied and reproducible Tiroler Tarockcup hands."""
+"""Random hands (``Ruleset.random_hand``, :mod:`variants.randomhands`): valid, zero-sum, varied
+and reproducible Tiroler Tarockcup hands; and a valid hand for every ruleset from its catalogue."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from scoring.demo_hands import active_seats, random_hand, random_round
+from variants import all_rulesets, get_ruleset
+from variants.randomhands import catalogue_hand, random_round
 
 SEED = 20192020
 HANDS = 2000
@@ -15,14 +17,12 @@ HANDS = 2000
 
 @pytest.fixture(scope="module")
 def ruleset():
-    from variants import get_ruleset
-
     return get_ruleset("tiroler-tarockcup")
 
 
 def _generate(ruleset, table_size: int, count: int = HANDS, seed: int = SEED) -> list[dict]:
     rng = random.Random(seed)
-    return [random_hand(ruleset, table_size, k % table_size, rng) for k in range(count)]
+    return [ruleset.random_hand(rng, table_size, k % table_size) for k in range(count)]
 
 
 @pytest.fixture(scope="module", params=[4, 5], ids=["4-table", "5-table"])
@@ -43,10 +43,10 @@ def test_every_hand_validates_and_scores_zero_sum(ruleset, generated):
             assert row[hand["dealer"]] == 0, (hand, row)
 
 
-def test_sitting_out_dealer_never_plays(generated):
+def test_sitting_out_dealer_never_plays(ruleset, generated):
     table_size, hands = generated
     for hand in hands:
-        seats = active_seats(table_size, hand["dealer"])
+        seats = ruleset.active_seats(hand["dealer"], table_size)
         assert len(seats) == 4
         assert hand["declarer"] in seats
         if hand.get("partner") is not None:
@@ -139,3 +139,15 @@ def test_random_round_rotates_the_dealer(ruleset):
     for hand in hands:
         assert ruleset.validate(hand, 5) == []
     assert random_round(ruleset, 4, 0, 16, random.Random(1)) == random_round(ruleset, 4, 0, 16, random.Random(1))
+
+
+@pytest.mark.parametrize("rs", all_rulesets(), ids=lambda rs: rs.key)
+def test_every_ruleset_draws_valid_hands_and_the_catalogue_alone_does_too(rs):
+    rng = random.Random(7)
+    for size in rs.table_sizes:
+        for dealer in range(size):
+            assert rs.validate(rs.random_hand(rng, size, dealer), size) == []
+    # A ruleset that draws no evening of its own still gets valid hands from its catalogue.
+    for size in rs.table_sizes:
+        drawn = [catalogue_hand(rs, rng, size, 0) for _ in range(200)]
+        assert any(not rs.validate(hand, size) for hand in drawn)

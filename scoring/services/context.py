@@ -1,0 +1,146 @@
+"""The table a hand is scored at: its seats in play, names, ruleset, cap and earlier hands.
+
+:class:`TableInfo` is what every scoring command and the entry form need to know about a table;
+:func:`lock_open_table` is the lock under which hands are numbered and re-scored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from tournaments.models import Table
+
+from .errors import RoundLocked
+
+
+@dataclass
+class TableInfo:
+    """What scoring needs to know about a table for one hand.
+
+    ``seats``: every Seat in position order; ``positions``: the physical positions in play (all,
+    or fewer after a player left a table mid-round); ``size``: how many play; ``names``: seat in
+    play (0..size-1, the hand record's numbering) -> name; ``sheet_names``: position -> name.
+    """
+
+    table: Table
+    seats: list
+    size: int
+    names: dict[int, str]
+    ruleset: object
+    cap: int
+    positions: list[int] = field(default_factory=list)
+    sheet_names: dict[int, str] = field(default_factory=dict)
+    number: int | None = None  # the stored hand this info is for (an edit), else the next hand
+    _history: list | None = field(default=None, repr=False)
+
+    @property
+    def uses_history(self) -> bool:
+        """The ruleset scores a hand after the earlier hands of its table (Bled radelci)."""
+        return self.ruleset.uses_history
+
+    def history(self) -> list[dict]:
+        """The earlier records of this table in the hand's own seat numbering, oldest first
+        (``hand-record.md`` "Context"); empty where the ruleset does not use them. One query."""
+        if not self.uses_history:
+            return []
+        if self._history is None:
+            hands = self.table.hands.order_by("number")
+            if self.number is not None:
+                hands = hands.filter(number__lt=self.number)
+            full = len(self.seats)
+            self._history = [in_numbering(r, full, self.positions) for r in hands.values_list("record", flat=True)]
+        return self._history
+
+    @property
+    def reduced(self) -> bool:
+        """Fewer play than sit at the table: hand records carry their ``seats``."""
+        return len(self.positions) < len(self.seats)
+
+    def widen(self, row: list[int]) -> list[int]:
+        """A row in play numbering as a row over every seat (0 for who left)."""
+        full = [0] * len(self.seats)
+        for i, p in enumerate(self.positions):
+            full[p] = row[i]
+        return full
+
+
+def table_info(table: Table, record: dict | None = None, number: int | None = None) -> TableInfo:
+    """Seats, size, ruleset and hand cap of ``table`` (two queries), for its next hand or, with
+    ``record`` and ``number``, for that stored hand (the seats in play then)."""
+    seats = list(table.seats.select_related("registration__player", "substitute__player").order_by("position"))
+    tournament = table.round.tournament
+    return info_from_seats(table, seats, tournament, tournament.get_ruleset(), record, number)
+
+
+def info_from_seats(table: Table, seats: list, tournament, rs, record: dict | None = None, number: int | None = None) -> TableInfo:
+    """:func:`table_info` from ``seats`` already loaded (position order, players selected) and the
+    tournament's ruleset ``rs``; no query."""
+    cap = tournament.hands_for_table(len(seats)) if table.ended_after is None else table.ended_after
+    if record is not None:
+        positions = list(record.get("seats") or range(len(seats)))
+    else:
+        positions = [s.position for s in seats if s.left_after is None]
+    sheet_names = {s.position: seat_name(s) for s in seats}
+    return TableInfo(
+        table=table,
+        seats=seats,
+        size=len(positions),
+        names={i: sheet_names[p] for i, p in enumerate(positions)},
+        ruleset=rs,
+        cap=cap,
+        positions=positions,
+        sheet_names=sheet_names,
+        number=number,
+    )
+
+
+def in_numbering(record: dict, seats: int, positions: list[int]) -> dict:
+    """``record`` (stored, in its own seat numbering) in the numbering of ``positions``.
+
+    The numbering changes only after a player left mid-round; his seat becomes ``None`` and drops
+    out of ``card_points``. ``seats``: every seat of the table. Used for the history of a hand.
+    """
+    own = list(record.get("seats") or range(seats))
+    if own == list(positions):
+        return record
+    index = {p: i for i, p in enumerate(positions)}
+    moved = dict(record)
+    for key in ("dealer", "declarer", "partner", "kontra_by", "mond_lost_by", "revoke"):
+        if record.get(key) is not None:
+            moved[key] = index.get(own[record[key]])
+    if record.get("card_points"):
+        moved["card_points"] = {
+            str(index[own[int(k)]]): v for k, v in record["card_points"].items() if own[int(k)] in index
+        }
+    if record.get("scores"):
+        moved["scores"] = [record["scores"][own.index(p)] if p in own else 0 for p in positions]
+    moved.pop("seats", None)
+    return moved
+
+
+def record_names(record: dict, sheet_names: dict[int, str]) -> dict[int, str]:
+    """Names in a stored hand's own seat numbering (its ``seats`` after a player left)."""
+    seats = record.get("seats")
+    return {i: sheet_names.get(p, "?") for i, p in enumerate(seats)} if seats else sheet_names
+
+
+def seat_name(seat) -> str:
+    """The seat's player, "Anna Huber → Karl Moser" once a substitute took over."""
+    name = seat.registration.player.name
+    return f"{name} → {seat.substitute.player.name}" if seat.substitute_id else name
+
+
+def lock_open_table(table_id: int) -> Table:
+    """Lock the table row (hands are numbered and re-scored under this lock) and return it;
+    raises :class:`RoundLocked` if its round is verified. Call inside a transaction."""
+    table = Table.objects.select_for_update().select_related("round").get(pk=table_id)
+    if table.round.verified_at is not None:
+        raise RoundLocked(
+            [
+                _("Round %(number)s is verified: its hands are locked until a director reopens it with a reason.")
+                % {"number": table.round.number}
+            ]
+        )
+    return table

@@ -1,0 +1,48 @@
+"""A hand in words, in the reader's language: what the ruleset says of it (``Ruleset.describe``),
+translated with the players' names, and the messages that tell a scorer what somebody else did."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from tournaments.problems import translate_problem
+
+from ..models import Hand
+from .context import TableInfo, record_names
+
+
+def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None = None) -> str:
+    """A short label of a hand: "Dreier · Anna · won · Pagat announced", "struck", "manual row".
+
+    ``names`` maps seats to player names (the table's numbering; a stored hand after a player left
+    carries its own, :func:`~scoring.services.context.record_names`); ``rs`` is the tournament's
+    ruleset, which chooses the words (:meth:`variants.base.Ruleset.describe`); ``scores``, the
+    stored row, tells won or lost where the points decide it.
+    """
+    own = record_names(record, names)
+    return " · ".join(translate_problem(part, own) for part in rs.describe(record, scores))
+
+
+def conflict_message(other: Hand, info: TableInfo, what: str) -> str:
+    """"Hand 5 was entered meanwhile by anna: Dreier · … (−5, 15, −5, −5)." for the refused scorer."""
+    latest = other.history.first()
+    who = getattr(latest, "history_user", None)
+    return _(
+        "Hand %(number)s was %(what)s meanwhile%(by)s: %(label)s (%(scores)s). Your entry was not saved; it is still in the form."
+    ) % {
+        "number": other.number,
+        "what": what,
+        "by": (" " + _("by %(user)s") % {"user": who.get_username()}) if who else "",
+        "label": describe(other.record, info.names, info.ruleset, other.scores),
+        "scores": ", ".join(str(s) for s in other.scores),
+    }
+
+
+def deleted_message(hand: Hand) -> str:
+    """"Hand 5 was deleted meanwhile by anna. …" for a scorer whose hand is gone."""
+    gone = Hand.history.filter(id=hand.pk, history_type="-").select_related("history_user").first()
+    who = getattr(gone, "history_user", None)
+    return _("Hand %(number)s was deleted meanwhile%(by)s. Nothing was changed.") % {
+        "number": hand.number,
+        "by": (" " + _("by %(user)s") % {"user": who.get_username()}) if who else "",
+    }

@@ -1,0 +1,135 @@
+"""Hand commands: enter, edit, restore and delete a hand of a table.
+
+Every hand is checked and settled by the tournament's ruleset before it is stored; a refused hand
+raises :class:`~scoring.services.errors.HandRejected` and nothing is written. The table row is
+locked while a hand is numbered, so numbers stay unique and gapless; a verified round refuses
+every change (:func:`~scoring.services.context.lock_open_table`).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from tournaments.models import Table
+from tournaments.problems import translate_problem
+
+from ..models import Hand
+from .context import TableInfo, lock_open_table, table_info
+from .display import conflict_message, deleted_message
+from .errors import HandConflict, HandRejected
+from .rescoring import refresh_seat_scores, rescore_table, stamp
+
+
+def evaluate_record(info: TableInfo, record: dict):
+    """Check ``record`` at this table and settle it after the table's earlier hands where the
+    ruleset uses them: its :class:`variants.base.Settlement` (row in the hand's numbering).
+    Raises :class:`HandRejected` with the ruleset's messages, translated, with player names."""
+    scored = info.ruleset.evaluate(record, info.size, info.history())
+    if not scored.ok:
+        raise HandRejected([translate_problem(p, info.names) for p in scored.problems])
+    return scored.settlement
+
+
+def score_record(info: TableInfo, record: dict) -> list[int]:
+    """The row of ``record`` at this table (:func:`evaluate_record`); raises :class:`HandRejected`."""
+    return list(evaluate_record(info, record).row)
+
+
+def save_hand(
+    table: Table,
+    record: dict,
+    user=None,
+    hand: Hand | None = None,
+    *,
+    expected_number: int | None = None,
+    expected_version: int | None = None,
+    reason: str = "",
+    info: TableInfo | None = None,
+    settlement=None,
+) -> Hand:
+    """Check, score and store ``record`` as the next hand of ``table`` or in place of ``hand``.
+
+    Optimistic concurrency: ``expected_number`` is the hand number the scorer's form was for, and
+    ``expected_version`` the version of the hand he edited; if somebody saved first or deleted it,
+    :class:`HandConflict` says what the other change was and nothing is written. Every save is a
+    version in the hand's history with ``user`` and ``reason``. ``info``: the table's
+    :class:`TableInfo` if the caller has it; ``settlement``: the record's settlement if the caller
+    checked it already in this request (the entry form), so it is checked once.
+
+    Raises :class:`HandRejected` when the ruleset refuses the hand, the round is verified or the
+    table's hands are all played (the round's cap, or fewer if the director ended the table).
+    """
+    info = info or table_info(table, record if hand is not None else None, hand.number if hand is not None else None)
+    settlement = settlement or evaluate_record(info, record)
+    scores = list(settlement.row)
+    if info.reduced:
+        record = {**record, "seats": info.positions}
+        scores = info.widen(scores)
+    with transaction.atomic():
+        lock_open_table(table.pk)
+        if hand is None:
+            last = table.hands.order_by("-number").first()
+            number = (last.number if last else 0) + 1
+            if expected_number is not None and expected_number != number:
+                other = table.hands.get(number=expected_number) if expected_number < number else last
+                raise HandConflict([conflict_message(other, info, _("entered"))])
+            if number > info.cap:
+                raise HandRejected([_("This table has played all %(cap)s hands of the round.") % {"cap": info.cap}])
+            hand = Hand(table=table, number=number)
+            hand.entered_by = user if user is not None and user.is_authenticated else None
+        else:
+            current = Hand.objects.select_for_update().filter(pk=hand.pk).first()
+            if current is None:
+                raise HandConflict([deleted_message(hand)])
+            if expected_version is not None and current.version != expected_version:
+                raise HandConflict([conflict_message(current, info, _("changed"))])
+            hand = current
+            hand.version += 1
+        if info.uses_history:
+            # Settled again under the lock, after the earlier hands as they are now (its validity
+            # does not depend on them: no second check).
+            info.number, info._history = hand.number, None
+            own = {k: v for k, v in record.items() if k != "seats"}
+            scores = list(info.ruleset.settle_valid(own, info.size, info.history()).row)
+            scores = info.widen(scores) if info.reduced else scores
+        hand.record = record
+        hand.scores = scores
+        stamp(hand, user, reason)
+        hand.save()
+        if info.uses_history:
+            rescore_table(table, info.ruleset, len(info.seats), user, after=hand.number)
+        refresh_seat_scores(table, info.seats)
+    return hand
+
+
+def restore_hand(hand: Hand, history_id: int, user=None) -> Hand:
+    """Save an earlier version of ``hand`` as its newest, checked and scored again under the
+    tournament's edition. Raises ``Hand.history.model.DoesNotExist`` or :class:`HandRejected`."""
+    old = hand.history.get(history_id=history_id)
+    when = date_format(timezone.localtime(old.history_date), "SHORT_DATETIME_FORMAT")
+    return save_hand(hand.table, old.record, user, hand=hand, reason=_("restored the version of %(when)s") % {"when": when})
+
+
+def delete_hand(hand: Hand, user=None, reason: str = "") -> None:
+    """Delete ``hand`` (kept in its history with who and why) and renumber the later hands of its
+    table so numbers stay gapless; where rows depend on the earlier hands, the later hands are
+    scored again. Raises :class:`HandConflict` if it is gone already, :class:`HandRejected` in a
+    verified round."""
+    with transaction.atomic():
+        lock_open_table(hand.table_id)
+        if not Hand.objects.filter(pk=hand.pk).exists():
+            raise HandConflict([deleted_message(hand)])
+        later = list(hand.table.hands.filter(number__gt=hand.number).order_by("number"))
+        stamp(hand, user, reason)
+        hand.delete()
+        for h in later:
+            h.number -= 1
+            stamp(h, user, _("renumbered after hand %(number)s was deleted") % {"number": hand.number})
+            h.save(update_fields=["number"])
+        rs = hand.table.round.tournament.get_ruleset()
+        if rs.uses_history:
+            rescore_table(hand.table, rs, hand.table.seats.count(), user, after=hand.number - 1)
+        refresh_seat_scores(hand.table)

@@ -1,0 +1,97 @@
+"""Seat, table and round commands of the day: a player leaves a table, a late table is ended, a
+round is verified (its hands locked) or reopened with a reason. Each is logged."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import DrawLog, Round, Table
+
+from .context import lock_open_table, seat_name, table_info
+from .errors import HandRejected
+
+
+def _user(user):
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def drop_player(seat, user=None) -> None:
+    """The player of ``seat`` leaves the table mid-round: the table plays on one seat smaller
+    (a 5-table as a 4-table) for its remaining hands. Raises :class:`HandRejected` when the
+    ruleset has no table of that size, a player already left, or the table has finished."""
+    table = seat.table
+    info = table_info(table)
+    if info.reduced:
+        raise HandRejected([_("A player already left this table; only one can leave.")])
+    if info.size - 1 not in info.ruleset.table_sizes:
+        raise HandRejected(
+            [_("A table of %(size)s cannot play on with %(fewer)s.") % {"size": info.size, "fewer": info.size - 1}]
+        )
+    with transaction.atomic():
+        lock_open_table(table.pk)
+        played = table.hands.count()
+        if played >= info.cap:
+            raise HandRejected([_("This table has played all %(cap)s hands of the round.") % {"cap": info.cap}])
+        seat.left_after = played
+        seat.save(update_fields=["left_after"])
+        DrawLog.objects.create(
+            tournament=table.round.tournament,
+            round_number=table.round.number,
+            action=DrawLog.Action.LEFT,
+            detail=f"{seat_name(seat)} ({table}, {played})",
+            user=user if user is not None and user.is_authenticated else None,
+        )
+
+
+def end_table(table: Table, user=None) -> int:
+    """The director ends a late table now: its round counts the hands played so far. Returns them.
+    Raises :class:`RoundLocked` in a verified round."""
+    with transaction.atomic():
+        lock_open_table(table.pk)
+        table.ended_after = table.hands.count()
+        table.save(update_fields=["ended_after"])
+    return table.ended_after
+
+
+def verify_round(rnd, user=None) -> bool:
+    """Mark round ``rnd`` verified: its hands, seats and private links are locked from now on.
+    Sets, never toggles: verifying a verified round changes nothing. Returns whether it changed.
+    The round's tables are locked first, so a hand being saved meanwhile is either in or refused."""
+    with transaction.atomic():
+        list(Table.objects.select_for_update().filter(round=rnd))
+        current = Round.objects.select_for_update().get(pk=rnd.pk)
+        if current.verified_at is not None:
+            rnd.verified_at = current.verified_at
+            return False
+        rnd.verified_at = timezone.now()
+        rnd.save(update_fields=["verified_at"])
+        DrawLog.objects.create(
+            tournament_id=rnd.tournament_id, round_number=rnd.number, action=DrawLog.Action.VERIFIED, user=_user(user)
+        )
+    return True
+
+
+def reopen_round(rnd, reason: str, user=None) -> bool:
+    """Reopen a verified round so its hands can change again; ``reason`` is required and kept in
+    the log. Returns whether it changed (an open round stays open). Raises ``ValueError`` without
+    a reason."""
+    reason = reason.strip()
+    if not reason:
+        raise ValueError("a reason is required")
+    with transaction.atomic():
+        current = Round.objects.select_for_update().get(pk=rnd.pk)
+        if current.verified_at is None:
+            rnd.verified_at = None
+            return False
+        rnd.verified_at = None
+        rnd.save(update_fields=["verified_at"])
+        DrawLog.objects.create(
+            tournament_id=rnd.tournament_id,
+            round_number=rnd.number,
+            action=DrawLog.Action.REOPENED,
+            detail=reason,
+            user=_user(user),
+        )
+    return True
