@@ -417,6 +417,11 @@ class Ruleset:
         """The settlement of a valid played hand (each ruleset's own rules)."""
         raise NotImplementedError
 
+    def won_of(self, record) -> bool | None:
+        """Whether the declarer won, as the record says it (``won``; ``None`` if it does not)."""
+        won = record.get("won")
+        return won if isinstance(won, bool) else None
+
     def manual_awards(self, hand) -> bool:
         """Whether a manual row changes what later hands are scored with (Bled: radelci)."""
         return False

@@ -139,6 +139,16 @@ class CegoRuleset(ThreeHandedTables, Ruleset):
             return ["durchgegangen"]
         return []
 
+    def won_of(self, record) -> bool | None:
+        """A Solodu recorded with card points is won exactly with all 70 (§3 "Validation")."""
+        contract = self._contracts.get(record.get("contract"))
+        if contract is not None and contract.family == "solodu" and record.get("declarer_points") is not None:
+            try:
+                return whole_points(record["declarer_points"]) == 70
+            except CardPointsError:
+                return None
+        return super().won_of(record)
+
     def hand_flags(self, record) -> list[Problem]:
         """The flags of §3 in words: "Bürgermeister" (lost with 35), "durchgegangen" (no trick)."""
         words = {"buergermeister": _("Bürgermeister"), "durchgegangen": _("durchgegangen")}

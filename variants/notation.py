@@ -534,9 +534,7 @@ class Notation:
         if "card_points" in fields and record.get("card_points") and revoke is None:
             points = {int(k): v for k, v in record["card_points"].items()}
             parts += [self._points_text(points[s]) for s in sorted(points)]
-        won = record.get("won")
-        if contract.family == "solodu" and record.get("declarer_points") is not None:
-            won = self._whole(record["declarer_points"]) == MAX_POINTS  # cego-ichenheim.md §3
+        won = self.rs.won_of(record)
         if "won" in fields and won is not None and revoke is None and not record.get("conceded"):
             parts.append(WON if won else LOST)
         if record.get("conceded") and "conceded" in fields and revoke is None:
@@ -571,11 +569,6 @@ class Notation:
     @staticmethod
     def _with_note(text: str, note) -> str:
         return f"{text} {NOTE} {note}" if note else text
-
-    @staticmethod
-    def _whole(value) -> int:
-        text = str(value).split("/")[0].strip()
-        return int(text) if text.isdigit() else -1
 
     def _points_text(self, value) -> str:
         """Card points as written in a line: whole, or ``P/B`` when the Blatt is not 0."""
