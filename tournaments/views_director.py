@@ -65,14 +65,19 @@ class PlayerListView(DirectorRequiredMixin, ListView):
         return ctx
 
 
-class PlayerUpdateView(DirectorRequiredMixin, UpdateView):
+class PlayerFormMixin:
+    """A player of the register on the shared form page; back to the register when saved."""
+
     model = Player
     form_class = PlayerForm
     template_name = "tournaments/form.html"
-    extra_context = {"title": gettext_lazy("Edit player")}
 
     def get_success_url(self):
         return reverse("tournaments_director:players")
+
+
+class PlayerUpdateView(DirectorRequiredMixin, PlayerFormMixin, UpdateView):
+    extra_context = {"title": gettext_lazy("Edit player")}
 
 
 class MergePlayersView(DirectorRequiredMixin, View):
@@ -98,14 +103,8 @@ class MergePlayersView(DirectorRequiredMixin, View):
         return redirect("tournaments_director:players")
 
 
-class PlayerCreateView(DirectorRequiredMixin, CreateView):
-    model = Player
-    form_class = PlayerForm
-    template_name = "tournaments/form.html"
+class PlayerCreateView(DirectorRequiredMixin, PlayerFormMixin, CreateView):
     extra_context = {"title": gettext_lazy("New player")}
-
-    def get_success_url(self):
-        return reverse("tournaments_director:players")
 
 
 class RegistrationsView(DirectorRequiredMixin, TournamentMixin, FormView):

@@ -4,38 +4,11 @@ The entry form's show/hide logic is JavaScript, which the Django test client can
 form must offer only what the contract allows and save a hand typed with the keyboard.
 """
 
-import os
-import shutil
 
 import pytest
-from django.db import connections
 
 from scoring.models import Hand
 from tournaments import services
-
-CHROMIUM = "/usr/bin/chromium"
-playwright = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.skipif(not shutil.which(CHROMIUM), reason="Debian's chromium is not installed (scripts/setup --dev installs it as root)"),
-    pytest.mark.django_db(transaction=True),
-]
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-@pytest.fixture
-def page():
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        page = browser.new_page(locale="en-GB")
-        yield page
-        browser.close()
-        # The test's ORM queries ran inside Playwright's event-loop context, where Django keeps a
-        # connection of its own: close it here, or PostgreSQL cannot drop the test database.
-        connections.close_all()
 
 
 def log_in_to_sheet(page, live_server, table):

@@ -5,23 +5,13 @@ the buttons players tap are 44 px at least, and "Find my name" picks a player's 
 standings and the seating list (case and accents ignored). Wide screens keep the full sheet.
 """
 
-import os
-import shutil
 
 import pytest
-from django.db import connections
 from django.urls import reverse
 
 from scoring.services import save_hand
 from tournaments import services
 
-CHROMIUM = "/usr/bin/chromium"
-playwright = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.skipif(not shutil.which(CHROMIUM), reason="Debian's chromium is not installed (scripts/setup --dev installs it as root)"),
-    pytest.mark.django_db(transaction=True),
-]
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 PHONE = {"width": 390, "height": 844}
 TAP = 44  # px: the smallest comfortable tap target
@@ -33,21 +23,6 @@ LONG_NAMES = [
     "Walburga Haslwanter-Lechleitner",
     "Christophorus Kirchmair-Holzknecht",
 ]
-
-
-@pytest.fixture
-def browser():
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield browser
-        browser.close()
-        # The test's ORM queries ran inside Playwright's event-loop context, where Django keeps a
-        # connection of its own: close it here, or PostgreSQL cannot drop the test database.
-        connections.close_all()
 
 
 @pytest.fixture

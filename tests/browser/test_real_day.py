@@ -3,40 +3,15 @@ form, register the field by pasting names, draw, enter hands by keyboard and by 
 late tables, a withdrawal and a late arrival between the rounds, verify round 1 (its hands lock),
 draw round 2 and read the standings as a player would."""
 
-import os
-import shutil
-
-import pytest
-from django.db import connections
-
 from scoring.models import Hand
 from tournaments.models import Tournament
 
-CHROMIUM = "/usr/bin/chromium"
-playwright = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.skipif(not shutil.which(CHROMIUM), reason="Debian's chromium is not installed (scripts/setup --dev installs it as root)"),
-    pytest.mark.django_db(transaction=True),
-]
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 NAMES = [
     "Anna Berger; Imst", "Karl Dorn; Imst", "Maria Egger; Schwaz", "Hans Falk; Vomp", "Lisa Gruber; Telfs",
     "Peter Huber; Hall", "Eva Jäger; Zams", "Franz Koch; Landeck", "Rosa Lang; Imst", "Otto Maier; Wörgl",
     "Theresia Neuner; Kufstein", "Alois Oberhofer; Lienz", "Sepp Pfurtscheller; Fulpmes",
 ]
-
-
-@pytest.fixture
-def page():
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-        )
-        page = browser.new_page(locale="en-GB")
-        yield page
-        browser.close()
-        connections.close_all()
 
 
 def submit(page, selector="form button.primary"):
