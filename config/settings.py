@@ -88,7 +88,8 @@ WSGI_APPLICATION = "config.wsgi.application"
 
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        # An empty DATABASE_URL (``DATABASE_URL= scripts/test``) means the default, not an error.
+        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         # Persistent connections are for production (CONN_MAX_AGE=60); off by default, so a test
         # run can drop its database at the end.
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
