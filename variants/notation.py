@@ -139,6 +139,7 @@ class _Parse:
     kontra: tuple | None = None  # (token, level)
     marks: dict = field(default_factory=dict)  # field -> (token, seat)
     bonuses: dict = field(default_factory=dict)  # key -> (token, entry)
+    text: str = ""  # the line without its note, as typed
 
     def add(self, msgid: str, **params) -> None:
         self.problems.append(Problem(msgid, **params))
@@ -173,7 +174,7 @@ class Notation:
             raise InvalidHand([Problem(_("A hand in notation is a line of text."))])
         text, note = self._split_note(line.translate(_DASHES))
         tokens = [_Token(t, fold(t)) for t in text.split()]
-        p = _Parse(self.rs, table_size, dealer, list(names) if names is not None else None)
+        p = _Parse(self.rs, table_size, dealer, list(names) if names is not None else None, text=text.strip())
         if note is not None and not note:
             p.add(_("“#” must be followed by the note."))
         if not tokens:
@@ -249,6 +250,12 @@ class Notation:
         starts = [c for c in self.rs.contracts if len(t.low) >= MIN_NAME and fold(c.name).replace(" ", "").startswith(t.low)]
         if starts:
             return _one(p, t, starts, lambda c: f"{c.name} ({c.code})", _("“%(token)s” could be %(names)s: type its code."))
+        if t.low.lstrip("+-").isdigit():
+            # Scores typed straight into the line: say how a written row is entered instead of
+            # listing contract codes.
+            p.add(_("“%(token)s” is not a contract: a row of written scores starts with “=”, e.g. “= %(example)s”."),
+                  token=t.text, example=p.text)
+            return None
         p.add(
             _("“%(token)s” is not a contract of %(ruleset)s: start with one of %(names)s."),
             token=t.text,

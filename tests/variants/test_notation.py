@@ -300,6 +300,8 @@ REFUSALS = [
     (TIROL, 4, 0, None, "-- 3", ["“3”: a struck hand carries nothing but a note (# …)."]),
     (TIROL, 4, 0, None, "= 5 -15 5", ["A manual row needs 4 numbers, one per seat, not 3."]),
     (TIROL, 4, 0, None, "= 5 -15 5 6", ["The row does not sum to 0 (difference +1): a writing error."]),
+    # Scores typed without the "=": the message says how a written row is entered.
+    (TIROL, 4, 0, None, "5 -15 5 5", ["“5” is not a contract: a row of written scores starts with “=”, e.g. “= 5 -15 5 5”."]),
     (TIROL, 4, 0, None, "=d 5 -15 5 5", ["“=d”: a manual row names no contract in Tiroler Tarockcup 2019/20, it only counts its numbers."]),
     # Names: initials or a name prefix, an ambiguous one names the candidates.
     (TIROL, 4, 3, ["Anna Berger", "Anton Bauer", "Maria Egger", "Hans Falk"], "r ab 3 +",
