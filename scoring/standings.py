@@ -45,10 +45,12 @@ class Standings:
 
 @dataclass(frozen=True)
 class TableState:
-    """How far a table is: ``round_number``; ``played``: a hand is entered; ``finished``: every
-    hand of its round is entered, or the director ended it."""
+    """How far a table is: ``round_number`` and ``number`` (the table's number in its round);
+    ``played``: a hand is entered; ``finished``: every hand of its round is entered, or the director
+    ended it."""
 
     round_number: int
+    number: int
     played: bool
     finished: bool
 
@@ -56,20 +58,21 @@ class TableState:
 def table_states(tournament: Tournament) -> dict[int, TableState]:
     """``{table_id: TableState}`` of every table of the tournament (one query)."""
     states = {}
-    for table_id, round_number, hands, seats, ended_after in (
+    for table_id, round_number, number, hands, seats, ended_after in (
         Table.objects.filter(round__tournament=tournament)
         .annotate(hand_count=Count("hands", distinct=True), seat_count=Count("seats", distinct=True))
-        .values_list("id", "round__number", "hand_count", "seat_count", "ended_after")
+        .values_list("id", "round__number", "number", "hand_count", "seat_count", "ended_after")
     ):
         cap = ended_after if ended_after is not None else tournament.hands_for_table(seats)
-        states[table_id] = TableState(round_number, hands > 0, hands >= cap)
+        states[table_id] = TableState(round_number, number, hands > 0, hands >= cap)
     return states
 
 
 def round_results(tournament: Tournament, states: dict[int, TableState] | None = None) -> dict[int, dict[int, tuple[int, int]]]:
     """``{registration_id: {round_number: (score, table_number)}}`` over every drawn round whose
     table has played a hand (one query over the seats, whose round scores the scoring services
-    keep; ``states`` from :func:`table_states`, loaded if not given)."""
+    keep; ``states`` from :func:`table_states`, loaded if not given; a table drawn after
+    ``states`` was read counts as unplayed)."""
     states = table_states(tournament) if states is None else states
     results: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
     for reg_id, score, sub_id, sub_score, round_number, table_number, table_id in Seat.objects.filter(
@@ -77,7 +80,8 @@ def round_results(tournament: Tournament, states: dict[int, TableState] | None =
     ).values_list(
         "registration_id", "score", "substitute_id", "substitute_score", "table__round__number", "table__number", "table_id"
     ):
-        if not states[table_id].played:
+        state = states.get(table_id)
+        if state is None or not state.played:
             continue
         results[reg_id][round_number] = (score, table_number)
         if sub_id is not None:  # a substitute took over the seat: the rest of the round is his
@@ -97,7 +101,8 @@ def table_points_by_round(tournament: Tournament, ruleset, states: dict[int, Tab
     for reg_id, score, sub_score, round_number, table_id in Seat.objects.filter(
         table__round__tournament=tournament
     ).values_list("registration_id", "score", "substitute_score", "table__round__number", "table_id"):
-        if states[table_id].played:
+        state = states.get(table_id)
+        if state is not None and state.played:
             tables[(round_number, table_id)].append((reg_id, score + sub_score))
     points: dict[int, dict[int, float]] = defaultdict(dict)
     for (round_number, _table), seats in tables.items():
@@ -125,7 +130,8 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
     results = round_results(tournament, states)
     by_table_points = ruleset.victory_points == "table_points"
     victory = table_points_by_round(tournament, ruleset, states) if by_table_points else None
-    unfinished_rounds = {s.round_number for s in counted if s.played and not s.finished}
+    # Table points are provisional while the player's own table plays on.
+    playing = {(s.round_number, s.number) for s in counted if s.played and not s.finished}
     entries = []
     for pk, name, club, start_number, lot, withdrawn in tournament.registrations.values_list(
         "pk", "player__name", "player__club", "start_number", "lot", "withdrawn"
@@ -144,7 +150,7 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
                 lot=lot,
                 withdrawn=withdrawn,
                 victory=None if victory is None else [victory.get(pk, {}).get(n) for n in rounds],
-                provisional=[n in unfinished_rounds and n in mine for n in rounds] if victory is not None else [],
+                provisional=[n in mine and (n, mine[n][1]) in playing for n in rounds] if victory is not None else [],
             )
         )
     return Standings(

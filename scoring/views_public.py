@@ -13,9 +13,9 @@ from tournaments.permissions import is_director
 
 from . import exports
 from .forms import FlagForm, HandForm
-from .models import HandFlag, SheetConfirmation
+from .models import HandFlag
 from .notation_card import notation_card
-from .services import build_sheet
+from .services import RoundLocked, build_sheet, confirm_sheet, flag_hand
 from .standings import compute_standings
 
 
@@ -75,21 +75,19 @@ class PrivateSheetView(View):
 
     def post(self, request, token):
         table = self.get_table(token)
-        if table.round.verified_at is not None:
-            messages.error(request, _("This round is verified: the sheet can no longer be confirmed or flagged."))
-            return redirect("scoring:private_sheet", token=token)
-        if "confirm" in request.POST:
-            SheetConfirmation.objects.create(
-                table=table, name=request.POST.get("name", "").strip()[:120], hands=table.hands.count()
-            )
-            messages.success(request, _("Thank you: the sheet is confirmed."))
-            return redirect("scoring:private_sheet", token=token)
         form = FlagForm(request.POST, table=table)
-        if form.is_valid():
-            HandFlag.objects.create(hand=form.cleaned_data["hand"], comment=form.cleaned_data["comment"])
-            messages.success(request, _("The tournament director will look at hand %(number)s.") % {"number": form.cleaned_data["hand"].number})
-            return redirect("scoring:private_sheet", token=token)
-        return render(request, self.template_name, {**sheet_context(table), "flag_form": form}, status=422)
+        try:
+            if "confirm" in request.POST:
+                confirm_sheet(table, request.POST.get("name", ""))
+                messages.success(request, _("Thank you: the sheet is confirmed."))
+            elif form.is_valid():
+                flag_hand(form.cleaned_data["hand"], form.cleaned_data["comment"])
+                messages.success(request, _("The tournament director will look at hand %(number)s.") % {"number": form.cleaned_data["hand"].number})
+            else:
+                return render(request, self.template_name, {**sheet_context(table), "flag_form": form}, status=422)
+        except RoundLocked:
+            messages.error(request, _("This round is verified: the sheet can no longer be confirmed or flagged."))
+        return redirect("scoring:private_sheet", token=token)
 
 
 def parse_round(value) -> int | None:

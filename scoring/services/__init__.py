@@ -11,13 +11,13 @@ One module a job (``conventions.md``, "One service per concern"):
 - :mod:`.errors`: why a change was refused.
 """
 
-from .context import TableInfo, in_numbering, info_from_seats, lock_open_table, record_names, seat_name, table_info
+from .context import TableInfo, in_numbering, info_from_seats, lock_open_table, record_names, seat_name, table_info, widen
 from .display import conflict_message, deleted_message, describe
 from .errors import HandConflict, HandRejected, RoundLocked
-from .hands import delete_hand, evaluate_record, restore_hand, save_hand, score_record
-from .rescoring import Rescored, refresh_seat_scores, rescore_table, table_rows, widen
+from .hands import delete_hand, evaluate_record, restore_hand, save_hand
+from .rescoring import Rescored, refresh_seat_scores, rescore_table, table_rows
 from .sheet import Sheet, SheetRow, build_sheet
-from .tables import drop_player, end_table, reopen_round, verify_round
+from .tables import confirm_sheet, drop_player, end_table, flag_hand, reopen_round, verify_round
 
 __all__ = [
     "HandConflict",
@@ -28,6 +28,7 @@ __all__ = [
     "SheetRow",
     "TableInfo",
     "build_sheet",
+    "confirm_sheet",
     "conflict_message",
     "delete_hand",
     "deleted_message",
@@ -35,6 +36,7 @@ __all__ = [
     "drop_player",
     "end_table",
     "evaluate_record",
+    "flag_hand",
     "in_numbering",
     "info_from_seats",
     "lock_open_table",
@@ -44,7 +46,6 @@ __all__ = [
     "rescore_table",
     "restore_hand",
     "save_hand",
-    "score_record",
     "seat_name",
     "table_info",
     "table_rows",

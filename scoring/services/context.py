@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from tournaments.models import Table
+from tournaments.models import Round, Table
 
 from .errors import RoundLocked
 
@@ -60,10 +60,16 @@ class TableInfo:
 
     def widen(self, row: list[int]) -> list[int]:
         """A row in play numbering as a row over every seat (0 for who left)."""
-        full = [0] * len(self.seats)
-        for i, p in enumerate(self.positions):
-            full[p] = row[i]
-        return full
+        return widen(row, self.positions, len(self.seats))
+
+
+def widen(row: list[int], positions: list[int], seats: int) -> list[int]:
+    """A row in a hand's own numbering (``positions``: the table seat of each) over all ``seats``
+    of its table, 0 for a seat not in play: ``widen([1, -1], [0, 2], 3) == [1, 0, -1]``."""
+    full = [0] * seats
+    for i, p in enumerate(positions):
+        full[p] = row[i]
+    return full
 
 
 def table_info(table: Table, record: dict | None = None, number: int | None = None) -> TableInfo:
@@ -135,7 +141,11 @@ def seat_name(seat) -> str:
 def lock_open_table(table_id: int) -> Table:
     """Lock the table row (hands are numbered and re-scored under this lock) and return it;
     raises :class:`RoundLocked` if its round is verified. Call inside a transaction."""
-    table = Table.objects.select_for_update().select_related("round").get(pk=table_id)
+    # Only the table row is locked (``of``): hands at the other tables of the round go on in
+    # parallel. verify_round locks every table before it marks the round, so reading the round
+    # afresh once the lock is held sees a verification that happened while this waited.
+    table = Table.objects.select_for_update(of=("self",)).select_related("round").get(pk=table_id)
+    table.round.verified_at = Round.objects.values_list("verified_at", flat=True).get(pk=table.round_id)
     if table.round.verified_at is not None:
         raise RoundLocked(
             [

@@ -33,11 +33,6 @@ def evaluate_record(info: TableInfo, record: dict):
     return scored.settlement
 
 
-def score_record(info: TableInfo, record: dict) -> list[int]:
-    """The row of ``record`` at this table (:func:`evaluate_record`); raises :class:`HandRejected`."""
-    return list(evaluate_record(info, record).row)
-
-
 def save_hand(
     table: Table,
     record: dict,

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from tournaments.models import Seat, Table
 
 from ..models import Hand
-from .context import in_numbering
+from .context import in_numbering, widen
 
 
 @dataclass
@@ -25,14 +25,6 @@ class Rescored:
 
     changed: list = field(default_factory=list)
     refused: list = field(default_factory=list)
-
-
-def widen(row: list[int], positions: list[int], seats: int) -> list[int]:
-    """A row in a hand's own numbering over all ``seats`` of its table (0 for who left)."""
-    full = [0] * seats
-    for i, p in enumerate(positions):
-        full[p] = row[i]
-    return full
 
 
 def table_rows(rs, records: list[dict], seats: int) -> list[list[int] | None]:
@@ -58,7 +50,7 @@ def rescore_table(table: Table, rs, seats: int, user=None, after: int = 0, reaso
     if not any(h.number > after for h in hands):
         return result
     records = [h.record for h in hands]
-    for hand, row, i in zip(hands, table_rows(rs, records, seats), range(len(hands))):
+    for hand, row in zip(hands, table_rows(rs, records, seats)):
         if hand.number <= after:
             continue
         if row is None:

@@ -69,15 +69,6 @@ class Sheet:
     def next_vorhand_name(self) -> str:
         return self.info.names.get(self.next_vorhand, "")
 
-    @property
-    def players_now(self) -> list[str]:
-        """Who plays each seat of the next hand: the substitute where one took over (quick entry)."""
-        seats = {s.position: s for s in self.info.seats}
-        return [
-            (seats[p].substitute.player.name if seats[p].substitute_id else seats[p].registration.player.name)
-            for p in self.info.positions
-        ]
-
 
 def build_sheet(table: Table, info: TableInfo | None = None) -> Sheet:
     """The score sheet of ``table`` (two or three queries; ``info`` if the caller has it)."""

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import DrawLog, Round, Table
 
+from ..models import HandFlag, SheetConfirmation
 from .context import lock_open_table, seat_name, table_info
 from .errors import HandRejected
 
@@ -21,16 +22,16 @@ def drop_player(seat, user=None) -> None:
     """The player of ``seat`` leaves the table mid-round: the table plays on one seat smaller
     (a 5-table as a 4-table) for its remaining hands. Raises :class:`HandRejected` when the
     ruleset has no table of that size, a player already left, or the table has finished."""
-    table = seat.table
-    info = table_info(table)
-    if info.reduced:
-        raise HandRejected([_("A player already left this table; only one can leave.")])
-    if info.size - 1 not in info.ruleset.table_sizes:
-        raise HandRejected(
-            [_("A table of %(size)s cannot play on with %(fewer)s.") % {"size": info.size, "fewer": info.size - 1}]
-        )
     with transaction.atomic():
-        lock_open_table(table.pk)
+        table = lock_open_table(seat.table_id)
+        # Read under the lock: of two posts at once (a double click, two seats) only one leaves.
+        info = table_info(table)
+        if info.reduced:
+            raise HandRejected([_("A player already left this table; only one can leave.")])
+        if info.size - 1 not in info.ruleset.table_sizes:
+            raise HandRejected(
+                [_("A table of %(size)s cannot play on with %(fewer)s.") % {"size": info.size, "fewer": info.size - 1}]
+            )
         played = table.hands.count()
         if played >= info.cap:
             raise HandRejected([_("This table has played all %(cap)s hands of the round.") % {"cap": info.cap}])
@@ -95,3 +96,19 @@ def reopen_round(rnd, reason: str, user=None) -> bool:
             user=_user(user),
         )
     return True
+
+
+def confirm_sheet(table: Table, name: str = "") -> SheetConfirmation:
+    """A player confirms the table's sheet as it stands (``name``: who, up to 120 characters, as
+    the form allows). Raises :class:`RoundLocked` once the round is verified."""
+    with transaction.atomic():
+        lock_open_table(table.pk)
+        return SheetConfirmation.objects.create(table=table, name=name.strip()[:120], hands=table.hands.count())
+
+
+def flag_hand(hand, comment: str) -> HandFlag:
+    """A player flags ``hand`` of his table for the director with ``comment``. Raises
+    :class:`RoundLocked` once the round is verified."""
+    with transaction.atomic():
+        lock_open_table(hand.table_id)
+        return HandFlag.objects.create(hand=hand, comment=comment)

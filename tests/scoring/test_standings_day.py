@@ -70,6 +70,16 @@ def test_finished_tables_are_no_longer_provisional(bled_half_played):
 
 
 @pytest.mark.django_db
+def test_provisional_is_per_table_a_finished_table_is_final_while_another_plays(bled_half_played):
+    t, first, second = bled_half_played
+    end_table(first)
+    manual(second, [5, 0, -5])  # the second table plays on
+    by_reg = {row.entry.key: row for row in compute_standings(t).rows}
+    assert all(by_reg[reg].entry.provisional == [False] for reg in seat_regs(first))
+    assert all(by_reg[reg].entry.provisional == [True] for reg in seat_regs(second))
+
+
+@pytest.mark.django_db
 def test_unplayed_rounds_show_a_dash_on_the_page_in_the_pdf_and_in_the_workbook(make_tournament, english):
     t = make_tournament(players=8, rounds=2)
     first, second = services.draw_next_round(t, seed=1).tables.order_by("number")
