@@ -88,8 +88,12 @@ class HandForm(forms.Form):
     source = forms.ChoiceField(
         required=False, choices=[("", ""), ("line", "line"), ("fields", "fields")], widget=forms.HiddenInput
     )
+    # The line as the page showed it. Without the page's script ``source`` stays empty, and then the
+    # line counts only when the scorer changed it: editing a hand's fields (its line is shown too)
+    # must not be overruled by the unchanged line.
+    quick_was = forms.CharField(required=False, max_length=300, widget=forms.HiddenInput)
     # Context of the hand, not part of what the line or the fields describe.
-    CONTEXT_FIELDS = frozenset({"dealer", "reason", "number", "version", "quick", "source"})
+    CONTEXT_FIELDS = frozenset({"dealer", "reason", "number", "version", "quick", "source", "quick_was"})
 
     def __init__(self, *args, info: TableInfo, dealer: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -217,10 +221,21 @@ class HandForm(forms.Form):
         return [self.info.names[i] for i in range(self.info.size)]
 
     def uses_line(self, data: dict) -> bool:
-        """The hand is the quick line: the scorer typed in it last (or, without the page's script,
-        typed one at all)."""
+        """The hand is the quick line: the scorer typed in it last, or, without the page's script,
+        changed the line the page showed (``quick_was``)."""
         source = data.get("source") or ""
-        return source == "line" or (not source and bool((data.get("quick") or "").strip()))
+        if source:
+            return source == "line"
+        quick = (data.get("quick") or "").strip()
+        return bool(quick) and quick != (data.get("quick_was") or "").strip()
+
+    def full_clean(self):
+        """Validate; a refused form shows the line as typed, and ``quick_was`` follows it, so that
+        without the page's script a correction made in the fields next counts (see :meth:`uses_line`)."""
+        super().full_clean()
+        if self.is_bound and self._errors:
+            self.data = self.data.copy()
+            self.data["quick_was"] = self.data.get("quick", "")
     # -- layout helpers for the template --
 
     def bonus_fields(self):

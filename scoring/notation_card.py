@@ -25,7 +25,10 @@ class NotationCard:
     - ``features``: the record fields some contract uses (``"kontra"``, ``"revoke"``, …), so the
       card lists only the tokens this ruleset reads;
     - ``blatt``: card points carry Blatt (``P/B``); ``history``: a manual row may name its contract;
-    - ``examples``: ``(line, words, row)`` per example hand, the row as ``[(seat label, score)]``.
+    - ``examples``: ``(line, words, row)`` per example hand, the row as ``[(seat label, score)]``;
+    - ``manual``: a manual row at the ruleset's first table size (``= 5 -15 5 5``);
+      ``manual_named``: the same naming a contract whose manual row awards marks (Bled's
+      ``=b …`` for the radelci), or ``""``.
     """
 
     ruleset: object
@@ -36,6 +39,8 @@ class NotationCard:
     history: bool = False
     example_bonus: str = ""
     examples: list = field(default_factory=list)
+    manual: str = ""
+    manual_named: str = ""
 
 
 def notation_card(rs) -> NotationCard:
@@ -49,6 +54,12 @@ def notation_card(rs) -> NotationCard:
         history=rs.uses_history,
         example_bonus=rs.bonuses[0].code if rs.bonuses else "",
     )
+    size = rs.table_sizes[0]
+    scores = " ".join(str(n) for n in [5, -5 * (size - 1)] + [5] * (size - 2))
+    card.manual = f"= {scores}"
+    named = next((c for c in rs.contracts if rs.manual_awards({"outcome": "manual", "contract": c.key})), None)
+    if named is not None:
+        card.manual_named = f"={named.code} {scores}"
     for size, record in rs.notation_examples():
         labels = {i: _("seat %(number)s") % {"number": i + 1} for i in range(size)}
         row = rs.score(record, size)

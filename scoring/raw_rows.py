@@ -10,9 +10,10 @@ whole sheet in one go::
 A line whose first word (after an optional hand number) is a number is a row of scores and
 becomes a hand record ``{"dealer": d, "outcome": "manual", "scores": row, "note": "raw rows"}``
 (``hand-record.md`` "Fields", ``outcome: manual``); any other line is a hand in the ruleset's
-notation (:meth:`variants.base.Ruleset.parse_hand`), read as strictly as the quick-entry line. So a
-line of numbers is always scores: Bled games are written with their letter codes here (``t 1 40``,
-not ``3 1 40``). A written hand number must be the number the line gets. Lines are appended after
+notation (:meth:`variants.base.Ruleset.parse_hand`), read as strictly as the quick-entry line. A
+contract's digit code first (Königrufen's Sechserdreier ``6``, Bled's ``3``/``2``/``1``) makes a
+line with words a hand (``6 1 +``); a line of numbers only that also reads as a hand (``3 1 40`` at
+a Bled table) is refused, naming both readings, never guessed. A written hand number must be the number the line gets. Lines are appended after
 the hands already on the table. The rows are checked the way ``hand-record.md`` "The score row" and
 :meth:`variants.checks.HandCheck.check_manual` check a manual row: the row sums to 0 where the
 ruleset is zero-sum (a Schreibfehler otherwise), the seat that sits out scores 0 unless the ruleset
@@ -293,17 +294,38 @@ def _split_lines(text: str) -> list[tuple[int, int | None, str]]:
     return lines
 
 
-def is_notation(rest: str) -> bool:
-    """A line (hand number removed) is a hand in notation unless it starts with a number."""
-    return not _STARTS_WITH_NUMBER.match(rest.strip())
+def line_kind(rest: str, notation) -> str:
+    """What a line (hand number removed) is: ``"notation"`` unless it starts with a number;
+    ``"scores"`` when it does; but a line that starts with a contract's digit code (Bled's ``3``,
+    Königrufen's ``6``, ``notation``: the ruleset's :class:`~variants.notation.Notation`) is
+    ``"notation"`` when a word of it is not a number, and ``"either"`` when all are numbers
+    (``3 1 40`` at a Bled table: the caller reads it both ways)."""
+    words = rest.split()
+    if not words or not _STARTS_WITH_NUMBER.match(words[0]):
+        return "notation"
+    if not notation.is_contract_code(words[0]):
+        return "scores"
+    numbers = all(_STARTS_WITH_NUMBER.match(w) and _read_line(0, w, 1)[1] is None for w in words)
+    return "either" if numbers else "notation"
+
+
+def _as_hand(info: TableInfo, rest: str, dealer: int, names: list[str]):
+    """The contract ``rest`` names if every word of it reads as a hand in notation (valid or
+    refused only by the ruleset's checks, e.g. a Trojka not played by forehand), else ``None``."""
+    rs = info.ruleset
+    try:
+        record = rs.parse_hand(rest, info.size, dealer, names)
+    except InvalidHand as refused:
+        record = refused.record
+    return None if record is None or "contract" not in record else rs.contract(record["contract"])
 
 
 def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False) -> list[Hand]:
     """Store the sheet ``text`` as hands after the hands already on ``table``.
 
-    ``text``: one hand per line. A line of numbers is read by :func:`parse_raw_rows` and stored as a
-    manual hand ``{"dealer": d, "outcome": "manual", "scores": row, "note": "raw rows"}``; any other
-    line is a hand in notation, read by the ruleset's ``parse_hand`` with the table's players as
+    ``text``: one hand per line, told apart by :func:`line_kind`. A line of scores is read as
+    :func:`parse_raw_rows` reads each line and stored as a manual hand ``{"dealer": d, "outcome":
+    "manual", "scores": row, "note": "raw rows"}``; any other line is a hand in notation, read by the ruleset's ``parse_hand`` with the table's players as
     names (a line it refuses is reported with every message). ``cumulative``: the lines are running
     totals, turned into per-hand rows by :func:`to_differences` from the table's current totals; a
     notation line is refused then. The rows are checked by :func:`check_rows`; hand ``k`` of the
@@ -340,7 +362,18 @@ def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False) 
             if written is not None and written != first_number + k:
                 problems.append(LineProblem(line, _("Line %(line)s is numbered %(written)s, but it would be hand %(hand)s of this table.")
                                             % {"line": line, "written": written, "hand": first_number + k}))
-            if not is_notation(rest):
+            kind = line_kind(rest, info.ruleset.notation)
+            if kind == "either" and not cumulative:
+                contract = _as_hand(info, rest, (first_dealer + k) % info.size, names)
+                if contract is not None:  # it reads both ways: the director says which
+                    problems.append(LineProblem(line, _(
+                        "Line %(line)s reads both as scores and as a %(contract)s: write the hand with "
+                        "its letter code (“%(code)s …”) or the scores after “=” (“= %(scores)s”)."
+                    ) % {"line": line, "contract": contract.name, "code": contract.code, "scores": rest.strip()}))
+                    rows.append(None)
+                    records.append(None)
+                    continue
+            if kind != "notation":
                 row, problem = _read_line(line, rest, info.size)
                 rows.append(row)
                 records.append(None)

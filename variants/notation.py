@@ -38,8 +38,9 @@ After the contract, in any order:
 **Clashes, resolved by position and shape** (``hand-record.md`` keeps the codes directors know):
 the first token is always the contract, so Bled's ``k`` first is Klop, later the kontra; ``k2``
 (a digit follows) is who said kontra, ``kr`` is Kralji; Königrufen's ``r`` first is the Rufer,
-``r3`` later the Renonce. A code always wins over a player's name: name such a player by his seat
-number or by more letters. Names need two letters at least.
+``r3`` later the Renonce. A code of the ruleset always wins over a player's name: name such a
+player by his seat number or by more letters; codes of features the ruleset does not have (kontra
+``re`` or Gegensolo ``gs`` at a Königrufen table) are read as names. Names need two letters at least.
 
 Pure Python, no Django. Messages are :class:`~variants.base.Problem` in English, marked for
 translation; parameters ending in ``token`` or ``names`` are shown as typed.
@@ -163,6 +164,11 @@ class Notation:
         self.bonus_codes = {fold(code): b for b in rs.bonuses for code in (b.code, b.key) if code}
         self.features = frozenset().union(*(rs.fields(c) for c in rs.contracts))
 
+    def is_contract_code(self, word: str) -> bool:
+        """Whether ``word`` names a contract of the ruleset by its code, an alias or its key
+        (Bled's ``3``, Königrufen's ``6``: a line starting with it may be a hand, not scores)."""
+        return fold(word) in self.contract_codes
+
     # ------------------------------------------------------------------------------- parsing
 
     def parse(self, line: str, table_size: int, dealer: int, names: Sequence[str] | None = None) -> dict:
@@ -253,8 +259,8 @@ class Notation:
         if t.low.lstrip("+-").isdigit():
             # Scores typed straight into the line: say how a written row is entered instead of
             # listing contract codes.
-            p.add(_("“%(token)s” is not a contract: a row of written scores starts with “=”, e.g. “= %(example)s”."),
-                  token=t.text, example=p.text)
+            p.add(_("“%(token)s” is not a contract: a row of written scores starts with “=”, e.g. “= %(example_token)s”."),
+                  token=t.text, example_token=p.text)
             return None
         p.add(
             _("“%(token)s” is not a contract of %(ruleset)s: start with one of %(names)s."),
@@ -293,14 +299,15 @@ class Notation:
             if p.won is not None:
                 return self._twice(p, t, p.won[0])
             p.won = (t, low == WON)
-        elif low in (CONCEDED, AGAINST_SOLO):
+        elif low in (CONCEDED, AGAINST_SOLO) and ("conceded" if low == CONCEDED else "against_solo") in self.features:
+            # Codes of features the ruleset lacks fall through to player names ("gs" for Georg Stadler).
             name = "conceded" if low == CONCEDED else "against_solo"
             if name not in p.fields:
                 return self._not_allowed(p, t, name)
             if name in p.flags:
                 return self._twice(p, t, p.flags[name])
             p.flags[name] = t
-        elif low in KONTRA_LEVELS:
+        elif low in KONTRA_LEVELS and self.features & {"kontra", "kontra_by"}:
             if "kontra" not in p.fields and "kontra_by" in p.fields:
                 p.add(_("“%(token)s”: in a %(contract)s write who said kontra, e.g. k2."), token=t.text, contract=c.name)
                 return None

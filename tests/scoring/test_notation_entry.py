@@ -149,6 +149,29 @@ def test_editing_starts_from_the_stored_hand_in_notation(director_client, four_t
 
 
 @pytest.mark.django_db
+def test_without_the_script_an_edit_in_the_fields_is_not_overruled_by_the_shown_line(director_client, four_table, english):
+    """The edit page shows the stored hand's line; a scorer without the page's script who changes
+    the fields (and not the line) gets what the fields say, also after a refused first try."""
+    hand = save_hand(four_table, {"dealer": 3, "contract": "dreier", "declarer": 1, "won": True})
+    url = reverse("scoring_director:hand_edit", args=[hand.pk])
+    shown = director_client.get(url).context["form"]
+    assert shown["quick"].value() == "d 2 +" and shown["quick_was"].value() == "d 2 +"
+    fields = {"dealer": "3", "outcome": "played", "quick": "d 2 +", "quick_was": "d 2 +", "version": "1",
+              "contract": "dreier", "declarer": "1", "won": "0"}
+    director_client.post(url, fields)
+    hand.refresh_from_db()
+    assert hand.scores == [5, -15, 5, 5]  # the Dreier lost, as the fields now say (koenigrufen.md §1)
+    # A refused line, then the scorer corrects the fields: the page now shows the typed line as
+    # the one it showed, so the unchanged line no longer counts.
+    refused = director_client.post(url, {**fields, "version": "2", "quick": "d 2 + zz"})
+    assert refused.status_code == 422
+    assert refused.context["form"]["quick_was"].value() == "d 2 + zz"
+    director_client.post(url, {**fields, "version": "2", "quick": "d 2 + zz", "quick_was": "d 2 + zz", "won": "1"})
+    hand.refresh_from_db()
+    assert hand.scores == [-5, 15, -5, -5]
+
+
+@pytest.mark.django_db
 def test_the_sheet_shows_each_hand_in_notation(director_client, client, four_table):
     save_hand(four_table, {"dealer": 3, "contract": "rufer", "declarer": 0, "partner": 2, "won": True})
     sheet = director_client.get(four_table.get_absolute_url()).content.decode()
@@ -196,6 +219,30 @@ def test_raw_rows_name_each_bad_line_and_save_nothing(four_table, english):
 
 
 @pytest.mark.django_db
+def test_raw_rows_read_a_digit_contract_code_as_a_hand_and_never_guess_a_line_of_numbers(four_table, make_tournament, english):
+    first = four_table.dealer_of(1, 4)
+    vorhand = (first + 1) % 4
+    # koenigrufen.md §4 contract table: Sechserdreier 4, won by the Vorhand: 4 from each opponent;
+    # then a score row that starts with 6 is still scores (its other words are no hand).
+    hands = save_raw_rows(four_table, f"6 {vorhand + 1} +\n6 -2 -2 -2")
+    assert hands[0].record["contract"] == "sechserdreier"
+    assert hands[0].scores == [12 if s == vorhand else -4 for s in range(4)]
+    assert hands[1].record["outcome"] == "manual" and hands[1].scores == [6, -2, -2, -2]
+    # tarok-bled.md §3: "3 1 40" is a Trojka in Bled's digit codes and a row of three numbers.
+    t = make_tournament(players=3, ruleset="tarok-bled", edition="2005")
+    bled = services.draw_next_round(t, seed=1).tables.get()
+    with pytest.raises(RawRowsRejected) as rejected:
+        save_raw_rows(bled, "3 1 40")
+    assert [p.message for p in rejected.value.problems] == [
+        "Line 1 reads both as scores and as a Trojka: write the hand with its letter code (“t …”) "
+        "or the scores after “=” (“= 3 1 40”)."
+    ]
+    assert not Hand.objects.filter(table=bled).exists()
+    save_raw_rows(bled, "= 3 1 40")
+    assert Hand.objects.get(table=bled).scores == [3, 1, 40]
+
+
+@pytest.mark.django_db
 def test_running_totals_are_numbers_only(four_table, english):
     with pytest.raises(RawRowsRejected) as rejected:
         save_raw_rows(four_table, "5 -15 5 5\nd 2 +", cumulative=True)
@@ -224,3 +271,20 @@ def test_refusals_are_translated(director_client, four_table):
     with translation.override("de"):
         response = post(director_client, four_table, quick="p 3 + pag", source="line")
     assert "„pag“: Pagat ist in einem Piccolo nicht erlaubt." in response.content.decode()
+
+
+@pytest.mark.parametrize("key", ["tiroler-tarockcup", "wiener-tarockcup", "cego-ichenheim", "tarok-bled"])
+def test_the_cards_manual_rows_fit_the_ruleset_and_read_back(key):
+    """The card's manual-row examples are the ruleset's own: its table size, its named contract."""
+    from scoring.notation_card import notation_card
+    from variants.registry import get_ruleset
+
+    rs = get_ruleset(key)
+    card = notation_card(rs)
+    size = rs.table_sizes[0]
+    assert len(rs.parse_hand(card.manual, size, 0)["scores"]) == size
+    if rs.uses_history:  # Bled: a Klop written as numbers still hands out radelci (tarok-bled.md §5)
+        named = rs.parse_hand(card.manual_named, size, 0)
+        assert named["contract"] == "klop" and rs.manual_awards(named)
+    else:
+        assert card.manual_named == ""

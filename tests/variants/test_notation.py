@@ -362,6 +362,8 @@ def test_refusals_name_the_token(key, size, dealer, names, line, messages):
         # Rufer by Vorhand (seat 1 after dealer seat 4) with the partner named by initials: lost, −1 each.
         (TIROL, 4, 3, FOUR, "r 1 hf -", [-1, 1, 1, -1]),
         (TIROL, 4, 3, FOUR, "r berger egger +", [1, -1, 1, -1]),
+        # Königrufen has no kontra and no Gegensolo: "re" and "gs" are Renate Egger and Georg Stadler.
+        (TIROL, 4, 3, ["Renate Egger", "Georg Stadler", "Maria Huber", "Hans Falk"], "r re gs +", [1, 1, -1, -1]),
         # §1 "Conceding": Rufer alone, conceded: −1 × 3 for the declarer.
         (TIROL, 4, 3, None, "r 1 x", [-3, 1, 1, 1]),
         # §4.2 step 1: Renonce in Trischaken, offender −12, the others +4.
