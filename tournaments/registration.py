@@ -89,6 +89,7 @@ class NameLine:
 
     @property
     def label(self) -> str:
+        """"Anna Berger (Imst)", or the name alone without a club."""
         return f"{self.name} ({self.club})" if self.club else self.name
 
 
@@ -178,6 +179,15 @@ def register_lines(tournament: Tournament, lines: list[NameLine]) -> list[Regist
             taken.add(player.pk)
             registrations.append(Registration.objects.create(tournament=tournament, player=player, start_number=number))
     return registrations
+
+
+def seated_registrations(tournament: Tournament) -> set[int]:
+    """Ids of the registrations that sit (or sat) at a table of ``tournament``, as player or as
+    substitute: these withdraw, they are no longer removed (:func:`remove_registration`)."""
+    seats = Seat.objects.filter(table__round__tournament=tournament)
+    return set(seats.values_list("registration_id", flat=True)) | set(
+        seats.exclude(substitute=None).values_list("substitute_id", flat=True)
+    )
 
 
 def remove_registration(registration: Registration) -> None:

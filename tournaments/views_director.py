@@ -11,18 +11,25 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import CreateView, FormView, ListView, UpdateView, View
 
 from scoring.prints import card_pages, parse_per_page
 
 from . import registration, services
 from .forms import DrawForm, PlayerForm, RegisterPlayersForm, SubstituteForm, SwapForm, TournamentForm
-from .models import Player, Registration, Seat, Tournament
+from .models import Player, Registration, Tournament
 from .pdf import pdf_response, render_pdf
 from .permissions import DirectorRequiredMixin
 from .tables import PlayerTable, RegistrationTable
 from .views_public import get_round, round_seating
+
+
+
+def ids(values) -> list[int]:
+    """The whole numbers among posted ids (``["3", "x", None]`` → ``[3]``): anything else, from a
+    tampered form, matches nothing instead of failing."""
+    return [int(v) for v in values if v and str(v).isdigit()]
 
 
 class TournamentMixin:
@@ -77,6 +84,8 @@ class PlayerFormMixin:
 
 
 class PlayerUpdateView(DirectorRequiredMixin, PlayerFormMixin, UpdateView):
+    """Edit a player of the register (name, club); his tournaments follow the change."""
+
     extra_context = {"title": gettext_lazy("Edit player")}
 
 
@@ -85,8 +94,8 @@ class MergePlayersView(DirectorRequiredMixin, View):
     the kept one and he leaves the register."""
 
     def post(self, request):
-        keep = Player.objects.filter(pk=request.POST.get("keep") or 0).first()
-        merged = [p for p in Player.objects.filter(pk__in=request.POST.getlist("merge")) if keep is None or p.pk != keep.pk]
+        keep = Player.objects.filter(pk__in=ids([request.POST.get("keep")])).first()
+        merged = [p for p in Player.objects.filter(pk__in=ids(request.POST.getlist("merge"))) if keep is None or p.pk != keep.pk]
         if keep is None or not merged:
             messages.error(request, _("Choose the player to keep and at least one to merge into him."))
             return redirect("tournaments_director:players")
@@ -98,12 +107,19 @@ class MergePlayersView(DirectorRequiredMixin, View):
             else:
                 messages.success(
                     request,
-                    _("%(merged)s is merged into %(kept)s (%(count)s tournament(s) moved).") % {"merged": player, "kept": keep, "count": moved},
+                    ngettext(
+                        "%(merged)s is merged into %(kept)s (%(count)s tournament moved).",
+                        "%(merged)s is merged into %(kept)s (%(count)s tournaments moved).",
+                        moved,
+                    )
+                    % {"merged": player, "kept": keep, "count": moved},
                 )
         return redirect("tournaments_director:players")
 
 
 class PlayerCreateView(DirectorRequiredMixin, PlayerFormMixin, CreateView):
+    """Add a player to the register; a name (and club) already there is offered first."""
+
     extra_context = {"title": gettext_lazy("New player")}
 
 
@@ -121,6 +137,7 @@ class RegistrationsView(DirectorRequiredMixin, TournamentMixin, FormView):
         return super().get(request, *args, **kwargs)
 
     def search_context(self) -> dict:
+        """``query`` (``?q=``) and the register's players it ``found`` who are not registered yet."""
         query = self.request.GET.get("q", "")
         return {"tournament": self.tournament, "query": query, "found": registration.search_players(query, self.tournament)}
 
@@ -130,8 +147,7 @@ class RegistrationsView(DirectorRequiredMixin, TournamentMixin, FormView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         regs = self.tournament.registrations.select_related("player")
-        seated = set(Seat.objects.filter(table__round__tournament=self.tournament).values_list("registration_id", flat=True))
-        seated |= set(Seat.objects.filter(table__round__tournament=self.tournament).values_list("substitute_id", flat=True))
+        seated = registration.seated_registrations(self.tournament)
         ctx.update(table=RegistrationTable(regs, seated=seated), count=regs.count(), **self.search_context())
         return ctx
 
@@ -145,8 +161,16 @@ class RegistrationsView(DirectorRequiredMixin, TournamentMixin, FormView):
         new = sum(1 for e in lines if e.status == "new")
         messages.success(
             self.request,
-            _("%(count)s player(s) registered, %(new)s of them new in the register.") % {"count": len(registered), "new": new},
+            ngettext(
+                "%(count)s player registered, %(new)s of them new in the register.",
+                "%(count)s players registered, %(new)s of them new in the register.",
+                len(registered),
+            )
+            % {"count": len(registered), "new": new},
         )
+        already = [e.label for e in lines if e.status == "registered"]
+        if already:  # every pasted line is accounted for
+            messages.info(self.request, _("Registered already, so not again: %(names)s.") % {"names": ", ".join(already)})
         return redirect("tournaments_director:registrations", pk=self.tournament.pk)
 
 
@@ -155,7 +179,7 @@ class RegisterPlayerView(DirectorRequiredMixin, View):
 
     def post(self, request, pk):
         tournament = get_object_or_404(Tournament, pk=pk)
-        player = get_object_or_404(Player, pk=request.POST.get("player") or 0)
+        player = get_object_or_404(Player, pk__in=ids([request.POST.get("player")]))
         reg = services.register(tournament, player)
         messages.success(request, _("%(name)s is registered with start number %(number)s.") % {"name": player.name, "number": reg.start_number})
         return redirect("tournaments_director:registrations", pk=pk)
@@ -178,12 +202,15 @@ class RemoveRegistrationView(DirectorRequiredMixin, View):
 
 
 class WithdrawView(DirectorRequiredMixin, View):
-    """Toggle a registration's withdrawn flag (POST). A withdrawn player keeps his played rounds."""
+    """Withdraw a player (POST ``withdrawn=1``) or reinstate him (``withdrawn=0``). Sets, never
+    toggles, so a double click withdraws once. A withdrawn player keeps his played rounds."""
 
     def post(self, request, pk, reg):
-        registration = get_object_or_404(Registration, pk=reg, tournament_id=pk)
-        registration.withdrawn = not registration.withdrawn
-        registration.save(update_fields=["withdrawn"])
+        entry = get_object_or_404(Registration, pk=reg, tournament_id=pk)
+        wanted = request.POST.get("withdrawn")
+        if wanted in ("0", "1") and entry.withdrawn != (wanted == "1"):
+            entry.withdrawn = wanted == "1"
+            entry.save(update_fields=["withdrawn"])
         return redirect("tournaments_director:registrations", pk=pk)
 
 
@@ -197,6 +224,7 @@ class DrawRoundView(DirectorRequiredMixin, TournamentMixin, FormView):
         return {"number": self.next_number()}
 
     def next_number(self) -> int:
+        """The number the next drawn round gets (rounds are drawn in order, 1, 2, …)."""
         return self.tournament.round_set.count() + 1
 
     def get_context_data(self, **kwargs):

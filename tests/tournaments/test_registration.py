@@ -48,9 +48,11 @@ def test_a_pasted_list_registers_everyone_in_one_go(director_client, make_tourna
     regs = list(t.registrations.order_by("start_number").values_list("start_number", "player__name", "player__club"))
     assert regs == [(1, "Anna Berger", "Imst"), (2, "Maria Egger", "Schwaz"), (3, "Karl Dorn", ""), (4, "Hans Falk", "Vomp")]
     assert Player.objects.filter(name="Anna Berger").count() == 1  # the register's Anna, not a second one
-    # Pasting the same list again registers nobody twice.
-    director_client.post(page_url(t), {"names": text})
+    # Pasting the same list again registers nobody twice, and says so by name.
+    again = director_client.post(page_url(t), {"names": text}, follow=True).content.decode()
     assert t.registrations.count() == 4 and Player.objects.count() == 5
+    assert "0 players registered" in again
+    assert "Registered already, so not again: Anna Berger (Imst), Maria Egger (Schwaz), Karl Dorn, Hans Falk (Vomp)." in again
 
 
 @pytest.mark.django_db
@@ -133,3 +135,26 @@ def test_adding_a_player_whose_name_exists_asks_first(director_client, register,
     assert Player.objects.count() == 3
     director_client.post(url, {"name": "ANNA BERGER", "club": "", "another": "on"})
     assert Player.objects.count() == 4
+
+
+@pytest.mark.django_db
+def test_withdraw_sets_so_a_double_click_withdraws_once(director_client, make_tournament):
+    t = make_tournament(players=4)
+    entry = t.registrations.get(start_number=2)
+    url = reverse("tournaments_director:withdraw", args=[t.pk, entry.pk])
+    director_client.post(url, {"withdrawn": "1"})
+    director_client.post(url, {"withdrawn": "1"})
+    entry.refresh_from_db()
+    assert entry.withdrawn
+    director_client.post(url, {"withdrawn": "0"})
+    director_client.post(url, {})  # no value: nothing changes
+    entry.refresh_from_db()
+    assert not entry.withdrawn
+
+
+@pytest.mark.django_db
+def test_tampered_ids_are_refused_not_a_server_error(director_client, make_tournament, register, english):
+    t = make_tournament(players=0)
+    assert director_client.post(reverse("tournaments_director:register_player", args=[t.pk]), {"player": "x"}).status_code == 404
+    response = director_client.post(reverse("tournaments_director:merge_players"), {"keep": "abc", "merge": ["1", "z"]}, follow=True)
+    assert "Choose the player to keep" in response.content.decode() and Player.objects.count() == 3
