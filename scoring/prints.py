@@ -406,6 +406,7 @@ class ScoreSheets:
 
     @property
     def marks_label(self) -> str:
+        """The name of the marks row ("radelci"), or ``""`` where the ruleset has none."""
         return self.ruleset.marks_label or ""
 
 

@@ -171,6 +171,7 @@ class Scored:
 
     @property
     def ok(self) -> bool:
+        """The hand passed every check (``problems`` is empty) and ``settlement`` holds its row."""
         return not self.problems
 
     def result(self) -> Settlement:

@@ -238,6 +238,7 @@ class KoenigrufenRuleset(Ruleset):
 
     @property
     def checker(self) -> type:
+        """The :class:`~variants.checks.HandCheck` subclass that validates this ruleset's hands."""
         return _Check
 
     def settle(self, hand, table_size: int, history: Sequence = ()) -> Settlement:

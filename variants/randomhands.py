@@ -18,7 +18,7 @@ import random
 
 from .cardpoints import WHOLE_PACK_THIRDS, format_thirds
 
-__all__ = ["catalogue_hand", "koenigrufen_hand", "cego_hand", "bled_hand", "random_round", "vorhand"]
+__all__ = ["catalogue_hand", "koenigrufen_hand", "cego_hand", "bled_hand", "random_round"]
 
 MAYOR_THIRDS = 3 * 35 + 2  # "35/2", koenigrufen.md §4.2
 MIN_TRICK_THIRDS = 4  # one trick of four blank cards is 4/3 points
@@ -92,11 +92,6 @@ VALAT_KINDS = (
     ((True, "declarer", False), 9),
     ((False, "opponents", True), 6),
 )
-
-
-def vorhand(table_size: int, dealer: int) -> int:
-    """Vorhand is the seat after the dealer (``hand-record.md`` "Seats")."""
-    return (dealer + 1) % table_size
 
 
 def _weighted(rng: random.Random, items):
