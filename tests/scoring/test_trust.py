@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Hand, HandFlag, SheetConfirmation
-from scoring.services import HandConflict, save_hand
+from scoring.services import HandConflict, RoundLocked, save_hand, verify_round
 from tournaments import services
 
 
@@ -108,6 +108,56 @@ def test_simultaneous_saves_get_unique_gapless_numbers(make_tournament):
         th.join()
     assert errors == []
     assert sorted(Hand.objects.filter(table=table).values_list("number", flat=True)) == [1, 2, 3, 4]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_saves_at_two_tables_while_the_round_is_verified_are_each_in_or_refused(make_tournament):
+    """Hands at different tables of a round are saved side by side; a verification meanwhile
+    leaves every hand either saved before it or refused, never lost, never a deadlock."""
+    if connection.vendor == "sqlite" and connection.settings_dict["NAME"].startswith(("file:memorydb", ":memory:")):
+        pytest.skip("an in-memory SQLite test database is one connection; PostgreSQL runs this for real")
+    t = make_tournament(players=8)
+    rnd = services.draw_next_round(t, seed=3)
+    tables = list(rnd.tables.order_by("number"))
+    barrier = threading.Barrier(9)
+    saved, refused, errors = [], [], []
+
+    def enter(table):
+        try:
+            barrier.wait()
+            saved.append(save_hand(table, {"dealer": 0, "outcome": "struck", "note": "parallel"}).pk)
+        except RoundLocked:
+            refused.append(table.pk)
+        except Exception as exc:  # noqa: BLE001 - collected and asserted below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    def verify():
+        try:
+            barrier.wait()
+            verify_round(rnd)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=enter, args=(tables[i % 2],)) for i in range(8)]
+    threads.append(threading.Thread(target=verify))
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert errors == []
+    assert len(saved) + len(refused) == 8
+    assert sorted(Hand.objects.filter(table__round=rnd).values_list("pk", flat=True)) == sorted(saved)
+    for table in tables:  # numbers stay gapless at each table
+        numbers = sorted(table.hands.values_list("number", flat=True))
+        assert numbers == list(range(1, len(numbers) + 1))
+    rnd.refresh_from_db()
+    assert rnd.verified_at is not None
+    # nothing slipped in after the verification
+    assert all(at <= rnd.verified_at for at in Hand.objects.filter(table__round=rnd).values_list("entered_at", flat=True))
 
 
 @pytest.mark.django_db
