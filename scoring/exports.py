@@ -96,7 +96,7 @@ def export_data(tournament: Tournament) -> ExportData:
 
         round_number, table_number = table_meta[table_id]
         description = describe(record, names, rs, scores)
-        notation = rs.format_hand(record, len(record.get("seats") or names))  # the hand's own numbering
+        notation = rs.format_hand(record, len(played))  # in the hand's own numbering
         table_hands[(round_number, table_number)][1].append((hand_number, seat_name("dealer"), description, notation, scores))
         hands.append(
             (

@@ -8,6 +8,12 @@ def is_director(user) -> bool:
     return bool(user and user.is_authenticated and user.is_active and user.is_staff)
 
 
+def acting_user(user):
+    """The user to record as who did something (logs, hand history): ``user`` when logged in,
+    else ``None`` (an anonymous request, a management command, a test without one)."""
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
 class DirectorRequiredMixin(LoginRequiredMixin, UserPassesTestMixin):
     """Class-based views that change data: log in as a director first."""
 

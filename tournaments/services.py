@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from scoring.standings import standings_order, table_states
 
 from .draw import SeatingImpossible, draw_with_mode
+from .permissions import acting_user
 from .problems import translate_problem
 from .models import DrawLog, Player, Registration, Round, Seat, Table, Tournament
 
@@ -50,9 +51,7 @@ class UnfinishedTables(DrawRefused):
 def unfinished_tables(tournament: Tournament, number: int) -> list[int]:
     """Numbers of the tables of round ``number`` that have neither played all their hands nor been
     ended by the director."""
-    states = table_states(tournament)
-    numbers = dict(Table.objects.filter(round__tournament=tournament, round__number=number).values_list("id", "number"))
-    return sorted(numbers[t] for t, state in states.items() if t in numbers and not state.finished)
+    return sorted(s.number for s in table_states(tournament).values() if s.round_number == number and not s.finished)
 
 
 def register(tournament: Tournament, player: Player) -> Registration:
@@ -168,7 +167,7 @@ def _store_round(tournament, rs, number: int, result, seatings, user, drawn_with
         seed=result.seed,
         repeats=len(result.repeats),
         detail=" ".join(str(len(s)) for s in seatings),
-        user=_user(user),
+        user=acting_user(user),
     )
     seats = []
     for index, seating in enumerate(seatings):
@@ -189,10 +188,6 @@ def draw_report(result) -> dict:
         "best_repeats": getattr(result, "best_repeats", len(result.repeats)),
         "attempts": getattr(result, "attempts", 1),
     }
-
-
-def _user(user):
-    return user if user is not None and getattr(user, "is_authenticated", False) else None
 
 
 def _unlocked(rnd: Round, tables) -> None:
@@ -228,7 +223,7 @@ def swap_players(rnd: Round, first: Registration, second: Registration, user=Non
             action=DrawLog.Action.SWAPPED,
             seed=rnd.seed,
             detail=f"{first.player.name} ↔ {second.player.name}",
-            user=_user(user),
+            user=acting_user(user),
         )
 
 
@@ -252,7 +247,7 @@ def seat_substitute(seat: Seat, substitute: Registration, user=None) -> Seat:
         round_number=rnd.number,
         action=DrawLog.Action.SUBSTITUTE,
         detail=f"{seat.registration.player.name} → {substitute.player.name} ({table}, {seat.substitute_from})",
-        user=_user(user),
+        user=acting_user(user),
     )
     return seat
 
@@ -283,7 +278,7 @@ def delete_last_round(tournament: Tournament, user=None, expected: int | None = 
             action=DrawLog.Action.DELETED,
             seed=rnd.seed,
             repeats=len(rnd.repeats),
-            user=_user(user),
+            user=acting_user(user),
         )
         rnd.delete()
 

@@ -11,7 +11,17 @@ One module a job (``conventions.md``, "One service per concern"):
 - :mod:`.errors`: why a change was refused.
 """
 
-from .context import TableInfo, in_numbering, info_from_seats, lock_open_table, record_names, seat_name, table_info, widen
+from .context import (
+    TableInfo,
+    in_numbering,
+    info_from_seats,
+    lock_open_table,
+    record_names,
+    record_positions,
+    seat_name,
+    table_info,
+    widen,
+)
 from .display import conflict_message, deleted_message, describe
 from .errors import HandConflict, HandRejected, RoundLocked
 from .hands import delete_hand, evaluate_record, restore_hand, save_hand
@@ -41,6 +51,7 @@ __all__ = [
     "info_from_seats",
     "lock_open_table",
     "record_names",
+    "record_positions",
     "refresh_seat_scores",
     "reopen_round",
     "rescore_table",

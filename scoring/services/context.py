@@ -85,7 +85,7 @@ def info_from_seats(table: Table, seats: list, tournament, rs, record: dict | No
     tournament's ruleset ``rs``; no query."""
     cap = tournament.hands_for_table(len(seats)) if table.ended_after is None else table.ended_after
     if record is not None:
-        positions = list(record.get("seats") or range(len(seats)))
+        positions = record_positions(record, len(seats))
     else:
         positions = [s.position for s in seats if s.left_after is None]
     sheet_names = {s.position: seat_name(s) for s in seats}
@@ -102,13 +102,19 @@ def info_from_seats(table: Table, seats: list, tournament, rs, record: dict | No
     )
 
 
+def record_positions(record: dict, seats: int) -> list[int]:
+    """The table seats that played a stored hand, in its own numbering: its ``seats`` after a
+    player left the table, else all ``seats`` of the table."""
+    return list(record.get("seats") or range(seats))
+
+
 def in_numbering(record: dict, seats: int, positions: list[int]) -> dict:
     """``record`` (stored, in its own seat numbering) in the numbering of ``positions``.
 
     The numbering changes only after a player left mid-round; his seat becomes ``None`` and drops
     out of ``card_points``. ``seats``: every seat of the table. Used for the history of a hand.
     """
-    own = list(record.get("seats") or range(seats))
+    own = record_positions(record, seats)
     if own == list(positions):
         return record
     index = {p: i for i, p in enumerate(positions)}

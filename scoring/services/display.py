@@ -25,14 +25,12 @@ def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None =
 
 def conflict_message(other: Hand, info: TableInfo, what: str) -> str:
     """"Hand 5 was entered meanwhile by anna: Dreier · … (−5, 15, −5, −5)." for the refused scorer."""
-    latest = other.history.first()
-    who = getattr(latest, "history_user", None)
     return _(
         "Hand %(number)s was %(what)s meanwhile%(by)s: %(label)s (%(scores)s). Your entry was not saved; it is still in the form."
     ) % {
         "number": other.number,
         "what": what,
-        "by": (" " + _("by %(user)s") % {"user": who.get_username()}) if who else "",
+        "by": _by(other.history.first()),
         "label": describe(other.record, info.names, info.ruleset, other.scores),
         "scores": ", ".join(str(s) for s in other.scores),
     }
@@ -41,8 +39,13 @@ def conflict_message(other: Hand, info: TableInfo, what: str) -> str:
 def deleted_message(hand: Hand) -> str:
     """"Hand 5 was deleted meanwhile by anna. …" for a scorer whose hand is gone."""
     gone = Hand.history.filter(id=hand.pk, history_type="-").select_related("history_user").first()
-    who = getattr(gone, "history_user", None)
     return _("Hand %(number)s was deleted meanwhile%(by)s. Nothing was changed.") % {
         "number": hand.number,
-        "by": (" " + _("by %(user)s") % {"user": who.get_username()}) if who else "",
+        "by": _by(gone),
     }
+
+
+def _by(version) -> str:
+    """" by anna": who saved the history ``version`` (``None``, or nobody logged in: "")."""
+    who = getattr(version, "history_user", None)
+    return " " + _("by %(user)s") % {"user": who.get_username()} if who else ""

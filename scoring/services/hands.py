@@ -14,6 +14,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from tournaments.models import Table
+from tournaments.permissions import acting_user
 from tournaments.problems import translate_problem
 
 from ..models import Hand
@@ -74,7 +75,7 @@ def save_hand(
             if number > info.cap:
                 raise HandRejected([_("This table has played all %(cap)s hands of the round.") % {"cap": info.cap}])
             hand = Hand(table=table, number=number)
-            hand.entered_by = user if user is not None and user.is_authenticated else None
+            hand.entered_by = acting_user(user)
         else:
             current = Hand.objects.select_for_update().filter(pk=hand.pk).first()
             if current is None:

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from tournaments.models import Seat, Table
+from tournaments.permissions import acting_user
 
 from ..models import Hand
-from .context import in_numbering, widen
+from .context import in_numbering, record_positions, widen
 
 
 @dataclass
@@ -31,13 +32,19 @@ def table_rows(rs, records: list[dict], seats: int) -> list[list[int] | None]:
     """The rows of a table's stored ``records`` (hand order), each scored after the earlier ones
     where the ruleset uses them and widened over all ``seats``; ``None`` for a record the ruleset
     refuses."""
-    rows = []
+    return [row for row, _problems in _scored_rows(rs, records, seats)]
+
+
+def _scored_rows(rs, records: list[dict], seats: int) -> list[tuple[list[int] | None, tuple]]:
+    """``(row, problems)`` per record, as :func:`table_rows`: the row, or ``None`` and the
+    ruleset's problems with the record."""
+    result = []
     for i, record in enumerate(records):
-        positions = list(record.get("seats") or range(seats))
+        positions = record_positions(record, seats)
         history = [in_numbering(r, seats, positions) for r in records[:i]] if rs.uses_history else ()
         scored = rs.evaluate(record, len(positions), history)
-        rows.append(widen(scored.row, positions, seats) if scored.ok else None)
-    return rows
+        result.append((widen(scored.row, positions, seats), ()) if scored.ok else (None, scored.problems))
+    return result
 
 
 def rescore_table(table: Table, rs, seats: int, user=None, after: int = 0, reason: str | None = None) -> Rescored:
@@ -49,13 +56,11 @@ def rescore_table(table: Table, rs, seats: int, user=None, after: int = 0, reaso
     hands = list(table.hands.order_by("number"))
     if not any(h.number > after for h in hands):
         return result
-    records = [h.record for h in hands]
-    for hand, row in zip(hands, table_rows(rs, records, seats)):
+    for hand, (row, problems) in zip(hands, _scored_rows(rs, [h.record for h in hands], seats)):
         if hand.number <= after:
             continue
         if row is None:
-            positions = list(hand.record.get("seats") or range(seats))
-            result.refused.append((hand, rs.validate(hand.record, len(positions))))
+            result.refused.append((hand, list(problems)))
         elif row != hand.scores:
             hand.scores = row
             stamp(hand, user, reason)
@@ -66,7 +71,7 @@ def rescore_table(table: Table, rs, seats: int, user=None, after: int = 0, reaso
 
 def stamp(hand: Hand, user, reason: str) -> None:
     """Who and why for the next history entry (django-simple-history's per-save attributes)."""
-    if user is not None and user.is_authenticated:
+    if acting_user(user) is not None:
         hand._history_user = user
     hand._change_reason = reason[:100] if reason else ""
 

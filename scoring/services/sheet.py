@@ -10,7 +10,7 @@ from tournaments.models import Table
 from tournaments.problems import translate_problem
 
 from ..models import Hand
-from .context import TableInfo, in_numbering, table_info
+from .context import TableInfo, in_numbering, record_positions, table_info
 from .display import describe
 
 
@@ -80,7 +80,7 @@ def build_sheet(table: Table, info: TableInfo | None = None) -> Sheet:
     last_dealer = None  # physical position
     for hand in table.hands.order_by("number"):
         record = hand.record
-        positions = record.get("seats") or list(range(full))
+        positions = record_positions(record, full)
         dealer = positions[record.get("dealer", 0)]
         out = rs.sitting_out(record.get("dealer", 0), len(positions))
         sheet.totals = [a + b for a, b in zip(sheet.totals, hand.scores)]

@@ -8,14 +8,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import DrawLog, Round, Table
+from tournaments.permissions import acting_user
 
 from ..models import HandFlag, SheetConfirmation
 from .context import lock_open_table, seat_name, table_info
 from .errors import HandRejected
-
-
-def _user(user):
-    return user if user is not None and getattr(user, "is_authenticated", False) else None
 
 
 def drop_player(seat, user=None) -> None:
@@ -42,7 +39,7 @@ def drop_player(seat, user=None) -> None:
             round_number=table.round.number,
             action=DrawLog.Action.LEFT,
             detail=f"{seat_name(seat)} ({table}, {played})",
-            user=user if user is not None and user.is_authenticated else None,
+            user=acting_user(user),
         )
 
 
@@ -69,7 +66,7 @@ def verify_round(rnd, user=None) -> bool:
         rnd.verified_at = timezone.now()
         rnd.save(update_fields=["verified_at"])
         DrawLog.objects.create(
-            tournament_id=rnd.tournament_id, round_number=rnd.number, action=DrawLog.Action.VERIFIED, user=_user(user)
+            tournament_id=rnd.tournament_id, round_number=rnd.number, action=DrawLog.Action.VERIFIED, user=acting_user(user)
         )
     return True
 
@@ -93,7 +90,7 @@ def reopen_round(rnd, reason: str, user=None) -> bool:
             round_number=rnd.number,
             action=DrawLog.Action.REOPENED,
             detail=reason,
-            user=_user(user),
+            user=acting_user(user),
         )
     return True
 
