@@ -15,12 +15,13 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
+
+from variants.notation import fold as fold_letters
 
 from .models import Player, Registration, Seat, Tournament
 
@@ -41,9 +42,9 @@ class RegistrationRefused(Exception):
 
 
 def fold(text: str) -> str:
-    """``text`` for comparing names: case-folded, accents removed, spaces collapsed."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+    """``text`` for comparing names: case-folded, accents removed (as the notation reads names,
+    :func:`variants.notation.fold`), spaces collapsed."""
+    return " ".join(fold_letters(text).split())
 
 
 def name_key(name: str) -> tuple[str, ...]:
