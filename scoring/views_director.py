@@ -16,6 +16,7 @@ from django.views.generic import TemplateView, View
 from tournaments.models import Round, Table, Tournament
 from tournaments.problems import card_labels
 from tournaments.permissions import DirectorRequiredMixin
+from tournaments.posted import whole_number
 
 from .board import build_board
 from .raw_rows import RawRowsRejected, save_raw_rows
@@ -28,6 +29,7 @@ from .services import (
     drop_player,
     end_table,
     reopen_round,
+    record_positions,
     restore_hand,
     save_hand,
     table_info,
@@ -108,8 +110,8 @@ class HandPreviewView(DirectorRequiredMixin, View):
 
     def post(self, request, table_pk):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
-        editing = request.GET.get("edit")
-        hand = get_object_or_404(Hand, pk=editing, table=table) if editing and editing.isdigit() else None
+        editing = whole_number(request.GET.get("edit"))
+        hand = get_object_or_404(Hand, pk=editing, table=table) if editing is not None else None
         info = table_info(table, hand.record, hand.number) if hand else table_info(table)
         form = HandForm(request.POST, info=info)
         return render(request, "scoring/_preview.html", preview_context(form))
@@ -192,7 +194,7 @@ class HandHistoryView(DirectorRequiredMixin, TemplateView):
             {
                 "version": v,
                 "label": describe(v.record, info.names, info.ruleset, v.scores),
-                "notation": info.ruleset.format_hand(v.record, len(v.record.get("seats") or info.seats)),
+                "notation": info.ruleset.format_hand(v.record, len(record_positions(v.record, len(info.seats)))),
             }
             for v in hand.history.select_related("history_user")
         ]
@@ -314,7 +316,7 @@ class DropPlayerView(DirectorRequiredMixin, View):
 
     def post(self, request, table_pk):
         table = get_object_or_404(Table, pk=table_pk)
-        seat = get_object_or_404(table.seats.select_related("registration__player"), pk=request.POST.get("seat") or 0)
+        seat = get_object_or_404(table.seats.select_related("registration__player"), pk=whole_number(request.POST.get("seat")))
         try:
             drop_player(seat, request.user)
         except HandRejected as rejected:

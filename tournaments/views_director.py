@@ -21,15 +21,10 @@ from .forms import DrawForm, PlayerForm, RegisterPlayersForm, SubstituteForm, Sw
 from .models import Player, Registration, Tournament
 from .pdf import pdf_response, render_pdf
 from .permissions import DirectorRequiredMixin
+from .posted import whole_number, whole_numbers
 from .tables import PlayerTable, RegistrationTable
 from .views_public import get_round, round_seating
 
-
-
-def ids(values) -> list[int]:
-    """The whole numbers among posted ids (``["3", "x", None]`` → ``[3]``): anything else, from a
-    tampered form, matches nothing instead of failing."""
-    return [int(v) for v in values if v and str(v).isdigit()]
 
 
 class TournamentMixin:
@@ -94,8 +89,8 @@ class MergePlayersView(DirectorRequiredMixin, View):
     the kept one and he leaves the register."""
 
     def post(self, request):
-        keep = Player.objects.filter(pk__in=ids([request.POST.get("keep")])).first()
-        merged = [p for p in Player.objects.filter(pk__in=ids(request.POST.getlist("merge"))) if keep is None or p.pk != keep.pk]
+        keep = Player.objects.filter(pk=whole_number(request.POST.get("keep"))).first()
+        merged = [p for p in Player.objects.filter(pk__in=whole_numbers(request.POST.getlist("merge"))) if keep is None or p.pk != keep.pk]
         if keep is None or not merged:
             messages.error(request, _("Choose the player to keep and at least one to merge into him."))
             return redirect("tournaments_director:players")
@@ -179,7 +174,7 @@ class RegisterPlayerView(DirectorRequiredMixin, View):
 
     def post(self, request, pk):
         tournament = get_object_or_404(Tournament, pk=pk)
-        player = get_object_or_404(Player, pk__in=ids([request.POST.get("player")]))
+        player = get_object_or_404(Player, pk=whole_number(request.POST.get("player")))
         reg = services.register(tournament, player)
         messages.success(request, _("%(name)s is registered with start number %(number)s.") % {"name": player.name, "number": reg.start_number})
         return redirect("tournaments_director:registrations", pk=pk)
@@ -260,7 +255,7 @@ class DeleteLastRoundView(DirectorRequiredMixin, View):
         tournament = get_object_or_404(Tournament, pk=pk)
         number = request.POST.get("number", "")
         try:
-            services.delete_last_round(tournament, request.user, expected=int(number) if number.isdigit() else None)
+            services.delete_last_round(tournament, request.user, expected=whole_number(number))
             messages.success(request, _("The last round was deleted; draw it again."))
         except services.AlreadyDone as done:
             messages.info(request, done.message)
@@ -338,7 +333,7 @@ class RedrawView(DirectorRequiredMixin, View):
         tournament = rnd.tournament
         seed = request.POST.get("seed", "")
         try:
-            new = services.redraw_last_round(tournament, rnd.number, request.user, seed=int(seed) if seed.isdigit() else None)
+            new = services.redraw_last_round(tournament, rnd.number, request.user, seed=whole_number(seed))
         except services.AlreadyDone as done:
             messages.info(request, done.message)
             return redirect("tournaments:round", pk=pk, number=number)

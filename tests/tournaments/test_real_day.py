@@ -157,6 +157,8 @@ def test_a_player_leaves_a_five_table_which_plays_on_as_a_four_table(director_cl
     director_client.post(reverse("scoring_director:drop_player", args=[table.pk]), {"seat": other.pk})
     other.refresh_from_db()
     assert other.left_after is None and t.draw_log.filter(action="left").count() == 1
+    # A tampered seat is not found, not a server error.
+    assert director_client.post(reverse("scoring_director:drop_player", args=[table.pk]), {"seat": "x"}).status_code == 404
     sheet = director_client.get(table.get_absolute_url()).context["sheet"]
     # Seats in play are 0, 1, 3, 4 (numbered 0–3 in the hand record). Hand 3 was dealt by seat 1;
     # seat 2 has left, so seat 3 deals hand 4 (index 2) and seat 4 is Vorhand (index 3).

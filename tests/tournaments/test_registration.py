@@ -158,3 +158,10 @@ def test_tampered_ids_are_refused_not_a_server_error(director_client, make_tourn
     assert director_client.post(reverse("tournaments_director:register_player", args=[t.pk]), {"player": "x"}).status_code == 404
     response = director_client.post(reverse("tournaments_director:merge_players"), {"keep": "abc", "merge": ["1", "z"]}, follow=True)
     assert "Choose the player to keep" in response.content.decode() and Player.objects.count() == 3
+
+
+def test_posted_numbers_are_read_without_trusting_the_form():
+    from tournaments.posted import whole_number, whole_numbers
+
+    assert [whole_number(v) for v in ["12", "0", "", "x", "-3", "²", " 3", None]] == [12, 0, None, None, None, None, None, None]
+    assert whole_numbers(["3", "x", None, "5"]) == [3, 5]
