@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from tournaments.versioning import touch_table
+
 from .models import Hand
 
 
@@ -15,3 +17,12 @@ class HandAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def delete_model(self, request, obj):
+        touch_table(obj.table_id)  # the admin's delete runs in one transaction with this
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        for table_id in sorted(set(queryset.values_list("table_id", flat=True))):
+            touch_table(table_id)
+        super().delete_queryset(request, queryset)

@@ -1,12 +1,18 @@
 from django.contrib import admin
 
 from .models import Player, Registration, Round, Seat, Table, Tournament
+from .versioning import touch_players
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ("name", "club")
     search_fields = ("name", "club")
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            touch_players([obj.pk])  # his name is on the pages of every tournament he played
+        super().save_model(request, obj, form, change)
 
 
 class RegistrationInline(admin.TabularInline):

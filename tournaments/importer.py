@@ -20,6 +20,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from .models import Player, Registration, Tournament
+from .versioning import touch
 
 NAME_MAX = Player._meta.get_field("name").max_length
 CLUB_MAX = Player._meta.get_field("club").max_length
@@ -357,7 +358,7 @@ def import_players(tournament: Tournament, preview: ImportPreview) -> list[Regis
     if not preview.rows:
         raise ImportRefused([RowProblem(None, _("The file contains no players."))])
     with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=tournament.pk)  # as services.register
+        touch(tournament.pk)  # locks the row: start numbers, as services.register
         problems = tournament_problems(tournament, preview.rows)
         if problems:
             raise ImportRefused(problems)

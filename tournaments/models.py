@@ -70,6 +70,9 @@ class Tournament(models.Model):
 
     draw_mode = models.CharField(_("seating draw"), max_length=20, choices=DrawMode.choices, default=DrawMode.AVOID_REPEATS)
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    # Bumped in the transaction of every change of what the tournament's pages show
+    # (tournaments.versioning); cached pages, ETags and exports are keyed by it.
+    data_version = models.PositiveBigIntegerField(_("data version"), default=0, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]
@@ -81,6 +84,18 @@ class Tournament(models.Model):
 
     def get_absolute_url(self):
         return reverse("tournaments:detail", args=[self.pk])
+
+    def save(self, *args, **kwargs):
+        """Save, and bump the data version in the same statement: the counter is incremented in
+        the database (never written back from this object, which may hold an old value), and the
+        object reads it afresh when asked."""
+        if not self._state.adding:
+            self.data_version = models.F("data_version") + 1
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "data_version"}
+        super().save(*args, **kwargs)
+        if isinstance(self.data_version, models.expressions.Combinable):
+            del self.data_version  # deferred: loaded from the database on the next access
 
     def get_ruleset(self):
         """The :mod:`variants` ruleset object of this tournament's ruleset, edition and options."""

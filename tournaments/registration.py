@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from variants.notation import fold as fold_letters
 
 from .models import Player, Registration, Seat, Tournament
+from .versioning import touch, touch_players
 
 NAME_MAX = Player._meta.get_field("name").max_length
 CLUB_MAX = Player._meta.get_field("club").max_length
@@ -166,7 +167,7 @@ def register_lines(tournament: Tournament, lines: list[NameLine]) -> list[Regist
         raise RegistrationRefused(_("Nothing was registered: line %(lines)s needs your attention.") % {
             "lines": ", ".join(str(e.line) for e in open_lines)})
     with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=tournament.pk)  # start numbers, as services.register
+        touch(tournament.pk)  # locks the row: start numbers, as services.register
         number = tournament.registrations.aggregate(m=Max("start_number"))["m"] or 0
         taken = set(tournament.registrations.values_list("player_id", flat=True))
         registrations = []
@@ -196,7 +197,8 @@ def remove_registration(registration: Registration) -> None:
     tournament (as player or substitute); afterwards he withdraws instead and keeps what he played.
     Before round 1 the later start numbers close the gap. Raises :class:`RegistrationRefused`."""
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+        touch(registration.tournament_id)
+        tournament = Tournament.objects.get(pk=registration.tournament_id)
         if Seat.objects.filter(Q(registration=registration) | Q(substitute=registration)).exists():
             raise RegistrationRefused(
                 _("%(name)s is seated in a round already: withdraw him instead; he keeps what he played.")
@@ -225,6 +227,7 @@ def merge_players(keep: Player, merged: Player) -> int:
     if keep.pk == merged.pk:
         raise RegistrationRefused(_("Choose two different players."))
     with transaction.atomic():
+        touch_players([keep.pk, merged.pk])
         both = Tournament.objects.filter(registrations__player=keep).filter(registrations__player=merged).distinct()
         if both.exists():
             raise RegistrationRefused(

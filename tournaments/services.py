@@ -15,6 +15,7 @@ from scoring.standings import standings_order, table_states
 
 from .draw import SeatingImpossible, draw_with_mode
 from .permissions import acting_user
+from .versioning import touch
 from .problems import translate_problem
 from .models import DrawLog, Player, Registration, Round, Seat, Table, Tournament
 
@@ -57,7 +58,7 @@ def unfinished_tables(tournament: Tournament, number: int) -> list[int]:
 def register(tournament: Tournament, player: Player) -> Registration:
     """Register ``player`` with the next free start number; returns the (existing) registration."""
     with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        touch(tournament.pk)  # locks the row: start numbers are given one at a time
         existing = tournament.registrations.filter(player=player).first()
         if existing:
             return existing
@@ -103,7 +104,7 @@ def draw_next_round(
     """
     rs = tournament.get_ruleset()
     with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        touch(tournament.pk)
         tournament.refresh_from_db(fields=["rounds", "draw_mode", "status"])
         number = (tournament.round_set.aggregate(m=Max("number"))["m"] or 0) + 1
         if expected is not None and number > expected:
@@ -204,6 +205,7 @@ def swap_players(rnd: Round, first: Registration, second: Registration, user=Non
     """Swap two players' seats in ``rnd`` (the drawn cards stay with the seats). Raises
     :class:`DrawRefused` if either is not seated in the round or a hand is entered at their tables."""
     with transaction.atomic():
+        touch(rnd.tournament_id)
         seats = {s.registration_id: s for s in Seat.objects.select_for_update().filter(table__round=rnd, registration__in=[first, second])}
         if len(seats) != 2 or first.pk == second.pk:
             raise DrawRefused(_("Choose two different players seated in round %(number)s.") % {"number": rnd.number})
@@ -235,20 +237,22 @@ def seat_substitute(seat: Seat, substitute: Registration, user=None) -> Seat:
     """
     table = seat.table
     rnd = table.round
-    if substitute.tournament_id != rnd.tournament_id or substitute.withdrawn:
-        raise DrawRefused(_("The substitute must be an active player of this tournament."))
-    if Seat.objects.filter(table__round=rnd).filter(models.Q(registration=substitute) | models.Q(substitute=substitute)).exists():
-        raise DrawRefused(_("%(name)s already plays in round %(number)s.") % {"name": substitute.player.name, "number": rnd.number})
-    seat.substitute = substitute
-    seat.substitute_from = table.hands.count() + 1
-    seat.save(update_fields=["substitute", "substitute_from"])
-    DrawLog.objects.create(
-        tournament=rnd.tournament,
-        round_number=rnd.number,
-        action=DrawLog.Action.SUBSTITUTE,
-        detail=f"{seat.registration.player.name} → {substitute.player.name} ({table}, {seat.substitute_from})",
-        user=acting_user(user),
-    )
+    with transaction.atomic():
+        touch(rnd.tournament_id)
+        if substitute.tournament_id != rnd.tournament_id or substitute.withdrawn:
+            raise DrawRefused(_("The substitute must be an active player of this tournament."))
+        if Seat.objects.filter(table__round=rnd).filter(models.Q(registration=substitute) | models.Q(substitute=substitute)).exists():
+            raise DrawRefused(_("%(name)s already plays in round %(number)s.") % {"name": substitute.player.name, "number": rnd.number})
+        seat.substitute = substitute
+        seat.substitute_from = table.hands.count() + 1
+        seat.save(update_fields=["substitute", "substitute_from"])
+        DrawLog.objects.create(
+            tournament=rnd.tournament,
+            round_number=rnd.number,
+            action=DrawLog.Action.SUBSTITUTE,
+            detail=f"{seat.registration.player.name} → {substitute.player.name} ({table}, {seat.substitute_from})",
+            user=acting_user(user),
+        )
     return seat
 
 
@@ -260,7 +264,7 @@ def delete_last_round(tournament: Tournament, user=None, expected: int | None = 
     no round or a hand is entered (the seating is locked).
     """
     with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        touch(tournament.pk)
         rnd = tournament.round_set.order_by("-number").first()
         if expected is not None and (rnd is None or rnd.number < expected):
             raise AlreadyDone(_("Round %(number)s is deleted already.") % {"number": expected}, expected)
@@ -291,7 +295,7 @@ def redraw_last_round(tournament: Tournament, number: int, user=None, seed: int 
     meanwhile (a double click), :class:`AlreadyDone` and it stays as it is. Raises
     :class:`DrawRefused`."""
     with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        touch(tournament.pk)
         if tournament.round_set.filter(number__gt=number).exists():
             raise DrawRefused(_("Only the last round can be drawn again."))
         if seed is not None and tournament.round_set.filter(number=number).exclude(seed=seed).exists():

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from tournaments.models import Round, Table
+from tournaments.versioning import touch_table
 
 from .errors import RoundLocked
 
@@ -150,6 +151,7 @@ def lock_open_table(table_id: int) -> Table:
     # Only the table row is locked (``of``): hands at the other tables of the round go on in
     # parallel. verify_round locks every table before it marks the round, so reading the round
     # afresh once the lock is held sees a verification that happened while this waited.
+    touch_table(table_id)  # first, as every command: the tournament row, then the table
     table = Table.objects.select_for_update(of=("self",)).select_related("round").get(pk=table_id)
     table.round.verified_at = Round.objects.values_list("verified_at", flat=True).get(pk=table.round_id)
     if table.round.verified_at is not None:

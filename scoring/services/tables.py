@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import DrawLog, Round, Table
 from tournaments.permissions import acting_user
+from tournaments.versioning import touch
 
 from ..models import HandFlag, SheetConfirmation
 from .context import lock_open_table, seat_name, table_info
@@ -58,6 +59,7 @@ def verify_round(rnd, user=None) -> bool:
     Sets, never toggles: verifying a verified round changes nothing. Returns whether it changed.
     The round's tables are locked first, so a hand being saved meanwhile is either in or refused."""
     with transaction.atomic():
+        touch(rnd.tournament_id)
         list(Table.objects.select_for_update().filter(round=rnd))
         current = Round.objects.select_for_update().get(pk=rnd.pk)
         if current.verified_at is not None:
@@ -79,6 +81,7 @@ def reopen_round(rnd, reason: str, user=None) -> bool:
     if not reason:
         raise ValueError("a reason is required")
     with transaction.atomic():
+        touch(rnd.tournament_id)
         current = Round.objects.select_for_update().get(pk=rnd.pk)
         if current.verified_at is None:
             rnd.verified_at = None
