@@ -3,10 +3,15 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language switch sits on every page, also on public pages served from the cache to many
+    # viewers, so it cannot carry a per-visitor CSRF token; choosing a language changes nothing but
+    # the visitor's own language cookie.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("manage/", include("tournaments.urls_director")),

@@ -1,17 +1,15 @@
-"""Public scoring pages: a table's score sheet, the standings and their exports. Read-only."""
+"""Public scoring pages: a table's score sheet and the standings (their downloads are in
+:mod:`scoring.views_exports`). Read-only."""
 
 from django.contrib import messages
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.text import slugify
 from django.views.generic import DetailView, View
 
 from tournaments.models import Table, Tournament
-from tournaments.pdf import pdf_response, render_pdf
 from tournaments.permissions import is_director
+from tournaments.public_cache import CachedPublicPage, table_version
 
-from . import exports
 from .forms import FlagForm, HandForm
 from .models import HandFlag
 from .notation_card import notation_card
@@ -50,11 +48,14 @@ def flags_by_hand(table: Table) -> dict[int, list]:
     return flags
 
 
-class SheetView(DetailView):
+class SheetView(CachedPublicPage, DetailView):
     """A table's score sheet: hands, running totals, next dealer and Vorhand; entry for directors."""
 
     template_name = "scoring/sheet.html"
     queryset = Table.objects.select_related("round__tournament")
+
+    def version_for(self, **kwargs):
+        return table_version(kwargs["pk"])
 
     def get_context_data(self, **kwargs):
         return sheet_context(self.object, director=is_director(self.request.user))
@@ -99,7 +100,7 @@ def parse_round(value) -> int | None:
     return number if number >= 1 else None
 
 
-class StandingsView(DetailView):
+class StandingsView(CachedPublicPage, DetailView):
     """Standings after every round (or ``?after=N``), with the tie-break that separated level players."""
 
     model = Tournament
@@ -115,40 +116,3 @@ class StandingsView(DetailView):
         return ctx
 
 
-def _download(content: bytes, content_type: str, tournament: Tournament, suffix: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=content_type)
-    name = f"{slugify(tournament.name) or 'tournament'}-{tournament.date:%Y-%m-%d}-{suffix}"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
-
-
-class StandingsXlsxView(View):
-    def get(self, request, pk):
-        tournament = get_object_or_404(Tournament, pk=pk)
-        return _download(
-            exports.standings_xlsx(tournament),
-            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-            tournament,
-            "standings.xlsx",
-        )
-
-
-class NotationCardPdfView(View):
-    """The notation card of the tournament's ruleset as a one-page PDF for the scorers' desk."""
-
-    def get(self, request, pk):
-        tournament = get_object_or_404(Tournament, pk=pk)
-        card = notation_card(tournament.get_ruleset())
-        return pdf_response(
-            render_pdf("scoring/notation_card_pdf.html", {"tournament": tournament, "card": card}),
-            tournament,
-            "notation-card.pdf",
-        )
-
-
-class StandingsPdfView(View):
-    def get(self, request, pk):
-        tournament = get_object_or_404(Tournament, pk=pk)
-        after = parse_round(request.GET.get("after"))
-        suffix = f"standings-after-round-{after}.pdf" if after else "standings.pdf"
-        return _download(exports.standings_pdf(tournament, after), "application/pdf", tournament, suffix)

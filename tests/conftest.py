@@ -9,6 +9,18 @@ from tournaments import services
 from tournaments.models import Player, Tournament
 
 
+@pytest.fixture(autouse=True)
+def fresh_cache_and_media(settings, tmp_path):
+    """Each test starts with an empty page cache and its own folder for rendered exports: the
+    database is rolled back after a test, a cache or a folder kept across tests would not be."""
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.MEDIA_ROOT = tmp_path / "media"
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def director(db):
     return get_user_model().objects.create_user("leiter", password="geheim-123", is_staff=True)

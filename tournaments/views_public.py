@@ -1,16 +1,15 @@
 """Public tournament pages: list, overview, round seating and the rules page. Read-only."""
 
 from django.shortcuts import get_object_or_404
-from django.views.generic import DetailView, ListView, TemplateView, View
+from django.views.generic import DetailView, ListView, TemplateView
+
+from scoring.notation_card import notation_card
 
 from .forms import SubstituteForm, SwapForm
-from scoring.notation_card import notation_card
-from scoring.prints import wall_seating
-from .problems import card_labels, translate_problem
-
 from .models import Round, Seat, Tournament
-from .pdf import pdf_response, render_pdf
 from .permissions import is_director
+from .problems import card_labels, translate_problem
+from .public_cache import CachedPublicPage
 
 
 class TournamentListView(ListView):
@@ -19,7 +18,7 @@ class TournamentListView(ListView):
     context_object_name = "tournaments"
 
 
-class TournamentDetailView(DetailView):
+class TournamentDetailView(CachedPublicPage, DetailView):
     model = Tournament
     template_name = "tournaments/tournament_detail.html"
     context_object_name = "tournament"
@@ -83,7 +82,7 @@ def round_seating(rnd: Round) -> dict:
     }
 
 
-class RoundSeatingView(TemplateView):
+class RoundSeatingView(CachedPublicPage, TemplateView):
     """The seating list of a round by table and by name, with the draw report."""
 
     template_name = "tournaments/round_seating.html"
@@ -101,36 +100,7 @@ class RoundSeatingView(TemplateView):
         return ctx
 
 
-class SeatingPdfView(View):
-    """The round's seating list as an A4 PDF: by table, then by player name."""
-
-    def get(self, request, pk, number):
-        rnd = get_round(pk, number)
-        return pdf_response(
-            render_pdf("tournaments/seating_pdf.html", {"round": rnd, "tournament": rnd.tournament, **round_seating(rnd)}),
-            rnd.tournament,
-            f"round-{rnd.number}-seating.pdf",
-        )
-
-
-class SeatingWallPdfView(View):
-    """The round's seating by table in large type, to hang on the wall (A4 PDF, public): each
-    table with its players in seat order and their drawn cards, the tables flowing in two columns
-    (:func:`scoring.prints.wall_seating`)."""
-
-    def get(self, request, pk, number):
-        rnd = get_round(pk, number)
-        return pdf_response(
-            render_pdf(
-                "tournaments/seating_wall_pdf.html",
-                {"round": rnd, "tournament": rnd.tournament, "tables": wall_seating(rnd)},
-            ),
-            rnd.tournament,
-            f"round-{rnd.number}-seating-wall.pdf",
-        )
-
-
-class RulesView(DetailView):
+class RulesView(CachedPublicPage, DetailView):
     """Contracts and bonuses of the tournament's ruleset edition, from its catalogue."""
 
     model = Tournament

@@ -1,0 +1,115 @@
+"""Issue 16: public pages carry an ETag from the tournament's data version, answer 304 while it
+holds, are rendered once per version for anonymous viewers and never serve a stale page."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scoring.services import save_hand
+from tournaments import services
+
+HAND = {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, "won": True}
+
+
+def pages(table):
+    t = table.round.tournament
+    return [
+        reverse("tournaments:detail", args=[t.pk]),
+        reverse("scoring:standings", args=[t.pk]),
+        reverse("tournaments:round", args=[t.pk, 1]),
+        reverse("scoring:sheet", args=[table.pk]),
+        reverse("tournaments:rules", args=[t.pk]),
+    ]
+
+
+@pytest.mark.django_db
+def test_each_public_page_answers_304_until_a_hand_is_saved(four_table):
+    viewer = Client()
+    for url in pages(four_table):
+        first = viewer.get(url)
+        assert first.status_code == 200, url
+        tag = first["ETag"]
+        assert "no-cache" in first["Cache-Control"]
+        again = viewer.get(url, HTTP_IF_NONE_MATCH=tag)
+        assert again.status_code == 304 and again["ETag"] == tag, url
+    save_hand(four_table, HAND)
+    for url in pages(four_table):
+        changed = viewer.get(url, HTTP_IF_NONE_MATCH=tag)
+        assert changed.status_code == 200, url
+        assert changed["ETag"] != tag
+
+
+@pytest.mark.django_db
+def test_a_hand_saved_shows_on_the_standings_at_once(four_table, django_assert_max_num_queries):
+    t = four_table.round.tournament
+    url = reverse("scoring:standings", args=[t.pk])
+    names = [s.registration.player.name for s in four_table.seats.order_by("position")]
+    Client().get(url)  # rendered and cached for the version before the hand
+    save_hand(four_table, HAND)  # Rufer by seat 1 with seat 3, won: +1 each for them (koenigrufen.md)
+    page = Client().get(url).content.decode()
+    row = page[page.index(names[1]) :]
+    assert "<td" in row and ">1<" in row[: row.index("</tr>")]
+    with django_assert_max_num_queries(3):  # the version (and the session): served from the cache
+        assert Client().get(url).content.decode() == page
+
+
+@pytest.mark.django_db
+def test_a_director_gets_his_own_page_never_a_cached_one(director_client, four_table):
+    url = reverse("scoring:sheet", args=[four_table.pk])
+    anonymous = Client().get(url)
+    assert 'id="hand-form"' not in anonymous.content.decode()
+    mine = director_client.get(url, HTTP_IF_NONE_MATCH=anonymous["ETag"])
+    assert mine.status_code == 200 and "ETag" not in mine
+    assert 'id="hand-form"' in mine.content.decode()  # his entry form, with his CSRF token
+
+
+@pytest.mark.django_db
+def test_each_language_is_its_own_page(four_table):
+    url = reverse("scoring:standings", args=[four_table.round.tournament_id])
+    german = Client().get(url)
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get(url)
+    assert "Rangliste" in german.content.decode() or "Wertung" in german.content.decode()
+    assert "Standings" in english.content.decode()
+    assert german["ETag"] != english["ETag"]
+    assert "Accept-Language" in english["Vary"] and "Cookie" in english["Vary"]
+
+
+@pytest.mark.django_db
+def test_a_recreated_tournament_under_the_same_id_is_not_served_from_the_old_cache(make_tournament):
+    t = make_tournament(players=4, name="Erstes Turnier")
+    url, pk = reverse("tournaments:detail", args=[t.pk]), t.pk
+    assert "Erstes Turnier" in Client().get(url).content.decode()
+    fields = {"date": t.date, "ruleset": t.ruleset, "edition": t.edition}
+    t.delete()
+    type(t).objects.create(pk=pk, name="Zweites Turnier", **fields)
+    assert "Zweites Turnier" in Client().get(url).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_language_switch_works_from_a_cached_page(four_table):
+    visitor = Client(enforce_csrf_checks=True)
+    visitor.get(reverse("scoring:standings", args=[four_table.round.tournament_id]))
+    response = visitor.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert response.status_code == 302 and response.cookies["django_language"].value == "en"
+
+
+@pytest.mark.django_db
+def test_a_message_waiting_is_shown_not_a_cached_page(four_table):
+    token_url = reverse("scoring:private_sheet", args=[four_table.token])
+    player = Client()
+    player.post(token_url, {"confirm": "1", "name": "Anna"})
+    detail = reverse("tournaments:detail", args=[four_table.round.tournament_id])
+    Client().get(detail)  # cached without a message
+    page = player.get(detail).content.decode()
+    assert 'class="messages"' in page
+
+
+@pytest.mark.django_db
+def test_drawing_a_round_changes_the_tournament_page(make_tournament):
+    t = make_tournament(players=4)
+    url = reverse("tournaments:detail", args=[t.pk])
+    before = Client().get(url)
+    services.draw_next_round(t, seed=5)
+    after = Client().get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert reverse("tournaments:round", args=[t.pk, 1]) in after.content.decode()
