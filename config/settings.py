@@ -5,17 +5,40 @@ development defaults:
 
 - ``DATABASE_URL``: any URL dj-database-url understands; default a SQLite file ``db.sqlite3`` beside
   ``manage.py``. ``postgres://postgres@127.0.0.1:5432/tarock`` selects PostgreSQL.
-- ``SECRET_KEY``: required when ``DEBUG`` is off.
-- ``DEBUG``: ``1``/``true`` to switch on; default on for development.
-- ``ALLOWED_HOSTS``: comma-separated; default ``127.0.0.1,localhost``.
+- ``DEBUG``: ``1``/``true`` to switch on; default off. The development commands switch it on
+  (``scripts/demo``, and ``manage.py runserver`` through ``manage.py``); ``scripts/serve`` never does.
+- ``SECRET_KEY``: default a random key kept in ``DATA_DIR/secret_key`` (created on first start, so
+  logins survive a restart of the venue laptop).
+- ``DATA_DIR``: where the server keeps its own files (the secret key, rendered exports under
+  ``media/``); default ``var/`` beside ``manage.py``.
+- ``PUBLIC_URL``: the address every absolute link and QR code uses (table cards, score sheets,
+  private links), e.g. ``https://tarock.example.org``; unset, ``http://<LAN address>:<PORT>`` as
+  found at start (see :mod:`config.network`). An ``https://`` address switches on Secure cookies,
+  the redirect to HTTPS and HSTS (``HSTS_SECONDS``, default a year; ``HSTS_PRELOAD=1`` and
+  ``HSTS_INCLUDE_SUBDOMAINS=1`` only when asked); plain ``http://`` at a venue works as is.
+- ``ALLOWED_HOSTS``: comma-separated; default the host of ``PUBLIC_URL``, this machine's name and
+  ``127.0.0.1,localhost``.
+- ``REDIS_URL``: a shared cache (Django's Redis backend) for several app servers; unset, each
+  process caches in its own memory (correct either way: cached pages are keyed by the tournament's
+  data version).
 - ``CONN_MAX_AGE``: seconds to keep database connections open; default 0.
+- ``LOG_LEVEL``: the project's own log level on stderr (default ``INFO``); errors with tracebacks
+  are always written to stderr.
+- ``STATIC_ROOT``: where ``collectstatic`` puts the static files WhiteNoise serves; default
+  ``staticfiles/`` beside ``manage.py``. ``STATIC_MANIFEST=1`` (set by ``scripts/serve``): hashed
+  and compressed copies.
+- ``EXPORT_HEAVY_FROM``: ``results:30,score-sheets:40``, from how many tables an export is
+  rendered by the background worker (the exporters' own figures by default).
 """
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
+
+from config import network
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -27,17 +50,23 @@ def _env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = _env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY") or (
-    "dev-only-insecure-key-do-not-use-in-production" if DEBUG else None
-)
-if not SECRET_KEY:
-    raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+def _env_list(name: str, default: list[str]) -> list[str]:
+    value = os.environ.get(name)
+    if not value:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
 
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
-CSRF_TRUSTED_ORIGINS = [
-    o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
-]
+
+DEBUG = _env_bool("DEBUG", False)
+DATA_DIR = Path(os.environ.get("DATA_DIR") or BASE_DIR / "var")
+SECRET_KEY = os.environ.get("SECRET_KEY") or network.stored_secret_key(DATA_DIR / "secret_key")
+
+PUBLIC_URL = network.public_url(os.environ.get("PUBLIC_URL"), os.environ.get("PORT"))
+_public = urlsplit(PUBLIC_URL)
+PUBLIC_HTTPS = _public.scheme == "https"
+
+ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", network.default_hosts(_public.hostname))
+CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS", [f"{_public.scheme}://{_public.netloc}"])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -47,6 +76,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
+    "django_tasks",
+    "django_tasks_db",
     "django_htmx",
     "simple_history",
     "tournaments",
@@ -55,6 +86,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -116,7 +148,43 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+MEDIA_ROOT = DATA_DIR / "media"
+MEDIA_URL = "media/"  # never served: exports are answered by their view, which checks the audience
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # WhiteNoise serves what collectstatic put in STATIC_ROOT. scripts/serve collects them with
+    # hashed names (cached by browsers for ever) and compressed copies (STATIC_MANIFEST=1); the
+    # development commands and the tests use the plain storage, and in DEBUG WhiteNoise finds the
+    # files in static/ itself.
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if _env_bool("STATIC_MANIFEST", False)
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+
+# Cached pages and exports are keyed by the tournament's data version (tournaments.versioning), so
+# any backend is correct; Redis shares the work between several app servers.
+_cache_prefix = network.release()
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
+        if os.environ.get("REDIS_URL")
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}}
+    )
+    | {"KEY_PREFIX": _cache_prefix, "TIMEOUT": 6 * 3600},
+}
+
+# Background work (heavy exports): django-tasks with its database backend; the worker is
+# ``manage.py db_worker``, started by scripts/serve beside the app server.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# From how many tables an export is left to the worker, by exporter, overriding the exporter's own
+# figure: ``EXPORT_HEAVY_FROM=results:30,score-sheets:40``.
+EXPORT_HEAVY_FROM = {
+    name.strip(): int(limit)
+    for name, _sep, limit in (item.partition(":") for item in _env_list("EXPORT_HEAVY_FROM", []))
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -130,11 +198,29 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 # from the running server: a PDF request must not depend on the server answering itself.
 WEASYPRINT_BASEURL = str(BASE_DIR / "static") + "/"
 
-if not DEBUG:
+# Plain http:// at a venue must work: Secure cookies and HSTS only behind an https:// PUBLIC_URL
+# (a reverse proxy that terminates TLS and sets X-Forwarded-Proto).
+if PUBLIC_HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = _env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "3600"))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = _env_bool("HSTS_PRELOAD", False)
+
+# Errors with their tracebacks on stderr (gunicorn passes it to the terminal or the journal), with
+# DEBUG on or off; the project's own loggers at LOG_LEVEL.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        "django": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+        "django.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+        "tournaments": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+        "scoring": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+    },
+}

@@ -15,7 +15,16 @@ def acting_user(user):
 
 
 class DirectorRequiredMixin(LoginRequiredMixin, UserPassesTestMixin):
-    """Class-based views that change data: log in as a director first."""
+    """Class-based views that change data: log in as a director first.
+
+    A page asked for by the browser is redirected to the login; a fragment asked for by htmx (the
+    entry form's save, the preview) is answered ``403`` instead, so the form says the save failed
+    and keeps what was typed rather than showing the login page in its place."""
 
     def test_func(self):
         return is_director(self.request.user)
+
+    def handle_no_permission(self):
+        if getattr(self.request, "htmx", False):
+            self.raise_exception = True
+        return super().handle_no_permission()

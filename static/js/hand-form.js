@@ -20,6 +20,25 @@
     const data = root.querySelector("#catalogue");
     if (!form || !data) return;
     const catalogue = JSON.parse(data.textContent);
+
+    // A save that fails (an error from the server, no network) leaves the form as typed (htmx swaps
+    // nothing then) and says so, instead of nothing happening on Enter.
+    const failed = form.querySelector("[data-save-failed]");
+    const fail = (text, status) => {
+      failed.textContent = text.replace("%(status)s", status);
+      failed.hidden = false;
+    };
+    form.addEventListener("htmx:beforeRequest", (event) => {
+      if (event.detail.elt === form) failed.hidden = true;
+    });
+    form.addEventListener("htmx:responseError", (event) => {
+      if (event.detail.elt !== form) return;
+      const status = event.detail.xhr.status;
+      fail(status === 403 ? failed.dataset.denied : failed.dataset.server, status);
+    });
+    form.addEventListener("htmx:sendError", (event) => {
+      if (event.detail.elt === form) fail(failed.dataset.network, "");
+    });
     const contracts = Object.fromEntries(catalogue.contracts.map((c) => [c.key, c]));
     const field = (name) => form.querySelector(`[name=${name}]`);
     let initial = true;

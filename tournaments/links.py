@@ -1,0 +1,17 @@
+"""Absolute links for what leaves the screen (QR codes, printed cards, score sheets): always on
+``settings.PUBLIC_URL``, the address phones at the venue or on the internet reach, never on the
+host name the request happened to use (``127.0.0.1`` on the director's laptop)."""
+
+from django.conf import settings
+from django.urls import reverse
+
+
+def absolute(path: str) -> str:
+    """``path`` (from ``reverse``, starting with ``/``) on the public address, e.g.
+    ``http://192.168.1.23:8000/sheet/AbC.../``."""
+    return settings.PUBLIC_URL.rstrip("/") + path
+
+
+def private_link(token: str) -> str:
+    """The absolute private link of the table with ``token`` (its players' sheet, no login)."""
+    return absolute(reverse("scoring:private_sheet", args=[token]))
