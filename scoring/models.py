@@ -69,3 +69,40 @@ class SheetConfirmation(models.Model):
         ordering = ["created"]
         verbose_name = _("sheet confirmation")
         verbose_name_plural = _("sheet confirmations")
+
+
+class ExportJob(models.Model):
+    """An export rendered in the background (:mod:`scoring.exporters`): one per tournament,
+    exporter, parameters, language and data version stamp, so a second request for the same export
+    waits for the same job instead of starting another. ``done``/``total`` count the work (tables)
+    for the "being prepared" page; ``file`` is the storage name once it is ready."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting for the worker")
+        RUNNING = "running", _("being prepared")
+        DONE = "done", _("ready")
+        FAILED = "failed", _("failed")
+
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, related_name="export_jobs")
+    exporter = models.CharField(max_length=60)
+    params_key = models.CharField(max_length=200, blank=True)
+    params = models.JSONField(default=dict, blank=True)
+    language = models.CharField(max_length=10)
+    stamp = models.CharField(max_length=60)  # the data version it renders (tournaments.versioning.stamp)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    file = models.CharField(max_length=300, blank=True)
+    error = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "exporter", "params_key", "language", "stamp"], name="one_job_per_export_version"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.exporter} {self.params_key} v{self.stamp} ({self.status})"

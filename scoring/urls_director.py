@@ -3,7 +3,7 @@
 from django.urls import path
 
 from . import views_director as v
-from . import views_prints
+from .views_exports import ExportView
 
 app_name = "scoring_director"
 urlpatterns = [
@@ -20,7 +20,9 @@ urlpatterns = [
     path("rounds/<int:pk>/verify/", v.VerifyRoundView.as_view(), name="verify_round"),
     path("rounds/<int:pk>/reopen/", v.ReopenRoundView.as_view(), name="reopen_round"),
     path("t/<int:pk>/board/", v.BoardView.as_view(), name="board"),
-    path("t/<int:pk>/round/<int:number>/score-sheets.pdf", views_prints.ScoreSheetsPdfView.as_view(), name="score_sheets_pdf"),
-    path("t/<int:pk>/round/<int:number>/results.pdf", views_prints.TableResultsPdfView.as_view(), name="table_results_pdf"),
-    path("t/<int:pk>/certificates.pdf", views_prints.CertificatesPdfView.as_view(), name="certificates_pdf"),
+    # Downloads for directors: the one export view, which checks each exporter's audience.
+    path("t/<int:pk>/round/<int:number>/score-sheets.pdf", ExportView.as_view(), {"identifier": "score-sheets"}, name="score_sheets_pdf"),
+    path("t/<int:pk>/certificates.pdf", ExportView.as_view(), {"identifier": "certificates"}, name="certificates_pdf"),
+    # The table results are public now; the old director address still answers.
+    path("t/<int:pk>/round/<int:number>/results.pdf", ExportView.as_view(), {"identifier": "results"}, name="table_results_pdf"),
 ]

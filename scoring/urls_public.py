@@ -1,13 +1,21 @@
 from django.urls import path
 
 from . import views_public as v
+from .views_exports import ExportView
 
 app_name = "scoring"
 urlpatterns = [
     path("table/<int:pk>/", v.SheetView.as_view(), name="sheet"),
     path("sheet/<str:token>/", v.PrivateSheetView.as_view(), name="private_sheet"),
     path("t/<int:pk>/standings/", v.StandingsView.as_view(), name="standings"),
-    path("t/<int:pk>/standings.xlsx", v.StandingsXlsxView.as_view(), name="standings_xlsx"),
-    path("t/<int:pk>/standings.pdf", v.StandingsPdfView.as_view(), name="standings_pdf"),
-    path("t/<int:pk>/notation-card.pdf", v.NotationCardPdfView.as_view(), name="notation_card_pdf"),
+    # Every download goes through one view (scoring.exporters); the named addresses are the ones
+    # printed and bookmarked so far.
+    path("t/<int:pk>/export/<slug:identifier>/", ExportView.as_view(), name="export"),
+    path("t/<int:pk>/round/<int:number>/export/<slug:identifier>/", ExportView.as_view(), name="round_export"),
+    path("t/<int:pk>/standings.xlsx", ExportView.as_view(), {"identifier": "standings-xlsx"}, name="standings_xlsx"),
+    path("t/<int:pk>/standings.pdf", ExportView.as_view(), {"identifier": "standings-pdf"}, name="standings_pdf"),
+    path("t/<int:pk>/hands.xlsx", ExportView.as_view(), {"identifier": "hands-xlsx"}, name="hands_xlsx"),
+    path("t/<int:pk>/hands.csv", ExportView.as_view(), {"identifier": "hands-csv"}, name="hands_csv"),
+    path("t/<int:pk>/notation-card.pdf", ExportView.as_view(), {"identifier": "notation-card"}, name="notation_card_pdf"),
+    path("t/<int:pk>/round/<int:number>/results.pdf", ExportView.as_view(), {"identifier": "results"}, name="table_results_pdf"),
 ]

@@ -6,6 +6,7 @@ get the sheet partial back (the sheet updates in place); others a redirect or th
 
 import segno
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -13,10 +14,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
+from tournaments.links import private_link
 from tournaments.models import Round, Table, Tournament
 from tournaments.problems import card_labels
 from tournaments.permissions import DirectorRequiredMixin
 from tournaments.posted import whole_number
+from tournaments.versioning import touch_table
 
 from .board import build_board
 from .raw_rows import RawRowsRejected, save_raw_rows
@@ -249,8 +252,10 @@ class ResolveFlagView(DirectorRequiredMixin, View):
 
     def post(self, request, pk):
         flag = get_object_or_404(HandFlag.objects.select_related("hand__table"), pk=pk)
-        flag.resolved = True
-        flag.save(update_fields=["resolved"])
+        with transaction.atomic():
+            touch_table(flag.hand.table_id)
+            flag.resolved = True
+            flag.save(update_fields=["resolved"])
         return redirect(flag.hand.table)
 
 
@@ -288,7 +293,7 @@ class TableCardView(DirectorRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=kwargs["table_pk"])
-        url = self.request.build_absolute_uri(reverse("scoring:private_sheet", args=[table.token]))
+        url = private_link(table.token)
         cards = card_labels(table.round.tournament.get_ruleset())
         seats = [(s, cards.get(s.card, s.card)) for s in table.seats.select_related("registration__player").order_by("position")]
         qr = segno.make(url, error="m").svg_inline(scale=4, dark="#000")

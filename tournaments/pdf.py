@@ -33,6 +33,35 @@ def html_to_pdf(html: str) -> bytes:
             gc.enable()
 
 
+def html_parts_to_pdf(parts, progress=None) -> bytes:
+    """One PDF of several HTML documents, their pages in order: ``parts`` yields ``(html, units)``
+    and ``progress(done, total)`` is called after each part with the units done so far (``total``
+    is the sum, known only as the parts come: pass it through the caller's own ``progress``).
+
+    A long print (the table results of 250 tables) is laid out in parts so the background worker
+    can say how far it got; WeasyPrint lays each part out on its own and the pages are joined
+    (``Document.copy``). A part therefore starts on a new page, and page numbers count within it.
+    """
+    from weasyprint import HTML
+
+    enabled = gc.isenabled()
+    gc.disable()  # as html_to_pdf
+    try:
+        documents, done = [], 0
+        for html, units in parts:
+            documents.append(HTML(string=html, base_url=settings.WEASYPRINT_BASEURL).render())
+            done += units
+            if progress is not None:
+                progress(done)
+        if not documents:
+            raise ValueError("no parts to print")
+        pages = [page for document in documents for page in document.pages]
+        return documents[0].copy(pages).write_pdf()
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def pdf_response(content: bytes, tournament, suffix: str) -> HttpResponse:
     """A download named after the tournament, e.g. ``cup-schwaz-2026-12-05-round-1-seating.pdf``."""
     response = HttpResponse(content, content_type="application/pdf")

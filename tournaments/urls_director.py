@@ -4,6 +4,7 @@ from django.urls import path
 
 from . import views_director as v
 from . import views_import
+from scoring.views_exports import ExportView
 
 app_name = "tournaments_director"
 urlpatterns = [
@@ -20,7 +21,7 @@ urlpatterns = [
     path("t/<int:pk>/round/<int:number>/swap/", v.SwapView.as_view(), name="swap"),
     path("t/<int:pk>/round/<int:number>/substitute/", v.SubstituteView.as_view(), name="substitute"),
     path("t/<int:pk>/round/<int:number>/redraw/", v.RedrawView.as_view(), name="redraw"),
-    path("t/<int:pk>/round/<int:number>/table-cards.pdf", v.TableCardsPdfView.as_view(), name="table_cards_pdf"),
+    path("t/<int:pk>/round/<int:number>/table-cards.pdf", ExportView.as_view(), {"identifier": "table-cards"}, name="table_cards_pdf"),
     path("players/", v.PlayerListView.as_view(), name="players"),
     path("players/new/", v.PlayerCreateView.as_view(), name="player_create"),
     path("players/<int:pk>/edit/", v.PlayerUpdateView.as_view(), name="player_edit"),

@@ -1,5 +1,7 @@
 from django.urls import path
 
+from scoring.views_exports import ExportView
+
 from . import views_public as v
 
 app_name = "tournaments"
@@ -7,7 +9,7 @@ urlpatterns = [
     path("", v.TournamentListView.as_view(), name="list"),
     path("t/<int:pk>/", v.TournamentDetailView.as_view(), name="detail"),
     path("t/<int:pk>/round/<int:number>/", v.RoundSeatingView.as_view(), name="round"),
-    path("t/<int:pk>/round/<int:number>/seating.pdf", v.SeatingPdfView.as_view(), name="seating_pdf"),
-    path("t/<int:pk>/round/<int:number>/seating-wall.pdf", v.SeatingWallPdfView.as_view(), name="seating_wall_pdf"),
+    path("t/<int:pk>/round/<int:number>/seating.pdf", ExportView.as_view(), {"identifier": "seating"}, name="seating_pdf"),
+    path("t/<int:pk>/round/<int:number>/seating-wall.pdf", ExportView.as_view(), {"identifier": "seating-wall"}, name="seating_wall_pdf"),
     path("t/<int:pk>/rules/", v.RulesView.as_view(), name="rules"),
 ]

@@ -3,7 +3,6 @@
 Thin views: forms validate, :mod:`tournaments.services` acts.
 """
 
-import segno
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -14,16 +13,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import CreateView, FormView, ListView, UpdateView, View
 
-from scoring.prints import card_pages, parse_per_page
 
 from . import registration, services
 from .forms import DrawForm, PlayerForm, RegisterPlayersForm, SubstituteForm, SwapForm, TournamentForm
 from .models import Player, Registration, Tournament
-from .pdf import pdf_response, render_pdf
 from .permissions import DirectorRequiredMixin
 from .posted import whole_number, whole_numbers
 from .tables import PlayerTable, RegistrationTable
-from .views_public import get_round, round_seating
+from .versioning import touch, touch_players
+from .views_public import get_round
 
 
 
@@ -82,6 +80,11 @@ class PlayerUpdateView(DirectorRequiredMixin, PlayerFormMixin, UpdateView):
     """Edit a player of the register (name, club); his tournaments follow the change."""
 
     extra_context = {"title": gettext_lazy("Edit player")}
+
+    def form_valid(self, form):
+        with transaction.atomic():
+            touch_players([self.object.pk])  # his name is on every tournament he played
+            return super().form_valid(form)
 
 
 class MergePlayersView(DirectorRequiredMixin, View):
@@ -204,8 +207,10 @@ class WithdrawView(DirectorRequiredMixin, View):
         entry = get_object_or_404(Registration, pk=reg, tournament_id=pk)
         wanted = request.POST.get("withdrawn")
         if wanted in ("0", "1") and entry.withdrawn != (wanted == "1"):
-            entry.withdrawn = wanted == "1"
-            entry.save(update_fields=["withdrawn"])
+            with transaction.atomic():
+                touch(entry.tournament_id)
+                entry.withdrawn = wanted == "1"
+                entry.save(update_fields=["withdrawn"])
         return redirect("tournaments_director:registrations", pk=pk)
 
 
@@ -281,6 +286,7 @@ class LotsView(DirectorRequiredMixin, View):
                 messages.error(request, _("A lot must be a whole number from 1 to 9999: “%(value)s”.") % {"value": raw})
                 return redirect("scoring:standings", pk=pk)
         with transaction.atomic():
+            touch(tournament.pk)
             for reg, lot in lots.items():
                 reg.lot = lot
                 reg.save(update_fields=["lot"])
@@ -344,24 +350,3 @@ class RedrawView(DirectorRequiredMixin, View):
         return redirect("tournaments:round", pk=pk, number=new.number)
 
 
-class TableCardsPdfView(DirectorRequiredMixin, View):
-    """A table card per table of the round: seats, drawn cards and the private link's QR code.
-    ``?per_page=2`` or ``4`` prints that many cards to an A4 page, to be cut apart (default 1;
-    anything else counts as 1). Director only: the private links are for the table's players."""
-
-    def get(self, request, pk, number):
-        rnd = get_round(pk, number)
-        per_page = parse_per_page(request.GET.get("per_page"))
-        seating = round_seating(rnd)
-        for entry in seating["tables"]:
-            url = request.build_absolute_uri(reverse("scoring:private_sheet", args=[entry["table"].token]))
-            entry["url"] = url
-            entry["qr"] = segno.make(url, error="m").svg_data_uri(scale=3)
-        context = {"round": rnd, "tournament": rnd.tournament, "per_page": per_page, **seating}
-        context["pages"] = card_pages(seating["tables"], per_page)
-        suffix = "table-cards.pdf" if per_page == 1 else f"table-cards-{per_page}-per-page.pdf"
-        return pdf_response(
-            render_pdf("tournaments/table_cards_pdf.html", context),
-            rnd.tournament,
-            f"round-{rnd.number}-{suffix}",
-        )

@@ -23,13 +23,13 @@ def played(make_tournament):
 
 
 @pytest.mark.django_db
-def test_xlsx_has_standings_round_and_hand_sheets(client, played, english):
+def test_xlsx_has_standings_round_and_round_hands_sheets(client, played, english):
     t, names = played
     response = client.get(f"/t/{t.pk}/standings.xlsx")
     assert response.status_code == 200
     assert response["Content-Disposition"].endswith('.xlsx"')
     wb = load_workbook(BytesIO(response.content))
-    assert wb.sheetnames == ["Standings", "Round 1", "Round 1 hands", "Hands"]
+    assert wb.sheetnames == ["Standings", "Round 1", "Round 1 hands"]  # the long format is its own download
     # the table's hands as on its score sheet, with a sum row
     block = list(wb["Round 1 hands"].iter_rows(values_only=True))
     assert block[0][0] == "Table 1" and block[1][3] == "Notation" and list(block[1][4:9]) == names
@@ -50,10 +50,31 @@ def test_xlsx_has_standings_round_and_hand_sheets(client, played, english):
     assert isinstance(standings[1][4], int)
     round_rows = list(wb["Round 1"].iter_rows(values_only=True))[1:]
     assert [(r[0], r[1], r[2], r[3]) for r in round_rows] == [(1, i + 1, names[i], s) for i, s in enumerate([1, 4, 6, -16, 5])]
-    hands = list(wb["Hands"].iter_rows(values_only=True))[1:]
+
+
+@pytest.mark.django_db
+def test_all_hands_in_long_format_as_workbook_and_csv(client, played, english):
+    t, names = played
+    response = client.get(f"/t/{t.pk}/hands.xlsx")
+    assert response["Content-Disposition"].endswith('-hands.xlsx"')
+    wb = load_workbook(BytesIO(response.content))
+    assert wb.sheetnames == ["Hands"]
+    rows = list(wb["Hands"].iter_rows(values_only=True))
+    assert rows[0] == ("Round", "Table", "Hand", "Contract", "Declarer", "Partner", "Player", "Score")
+    hands = rows[1:]
     assert len(hands) == 10  # two hands × five players, long format
     assert hands[0] == (1, 1, 1, "Rufer", names[0], names[2], names[0], 1)
     assert hands[9] == (1, 1, 2, "Dreier", names[3], None, names[4], 5)
+
+    response = client.get(f"/t/{t.pk}/hands.csv")
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"].endswith('-hands.csv"')
+    text = b"".join(response.streaming_content if response.streaming else [response.content]).decode("utf-8")
+    assert text.startswith("\ufeffRound,Table,Hand,Contract,Declarer,Partner,Player,Score\r\n")
+    lines = text.lstrip("\ufeff").splitlines()
+    assert len(lines) == 11
+    assert lines[1] == f"1,1,1,Rufer,{names[0]},{names[2]},{names[0]},1"
+    assert lines[10] == f"1,1,2,Dreier,{names[3]},,{names[4]},5"
 
 
 @pytest.mark.django_db

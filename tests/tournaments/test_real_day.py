@@ -186,7 +186,7 @@ def test_a_player_leaves_a_five_table_which_plays_on_as_a_four_table(director_cl
     call_command("recompute")  # re-scoring the stored hands gives the stored rows
     hand.refresh_from_db()
     assert hand.scores == [5, 5, 0, 5, -15]
-    wb = load_workbook(BytesIO(Client().get(f"/t/{t.pk}/standings.xlsx").content))
+    wb = load_workbook(BytesIO(Client().get(f"/t/{t.pk}/hands.xlsx").content))
     long = [r for r in wb["Hands"].iter_rows(values_only=True) if r[2] == 4]
     assert long[0][4] == names[4]  # the declarer by name, not by the record's seat index
     # only one player can leave, and raw rows are refused at a reduced table

@@ -1,0 +1,177 @@
+"""Exports as registered exporters, after pretix's ``BaseExporter``: each download (the standings
+workbook, a round's table results as PDF, ...) is a class with an identifier, a name, an audience,
+a format and ``render()``. One view serves them all (:mod:`scoring.views_exports`).
+
+Rendered once per data version. A rendered file is kept in Django's default storage under the
+tournament's data version (:mod:`tournaments.versioning`) and the language; a repeated download of
+an unchanged export is read from there. Heavy ones (``is_heavy``: the table results or score sheets
+of a big field) are rendered by the background worker (:mod:`scoring.tasks`) while the page says
+how far it got.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.http import Http404
+from django.utils.text import slugify
+
+from tournaments.models import Round, Tournament
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int], None]  # (done, total) units of work, e.g. tables
+
+
+def no_progress(done: int, total: int) -> None:
+    """The progress callback of a render nobody watches."""
+
+
+class Audience:
+    """Who may download an export: everybody, or directors only (private links on the sheet)."""
+
+    PUBLIC = "public"
+    DIRECTOR = "director"
+
+
+@dataclass(frozen=True)
+class ExportFormat:
+    extension: str
+    content_type: str
+
+
+XLSX = ExportFormat("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+PDF = ExportFormat("pdf", "application/pdf")
+CSV = ExportFormat("csv", "text/csv; charset=utf-8")
+
+
+class BaseExporter:
+    """One kind of download.
+
+    Subclasses set ``identifier`` (the URL slug, unique), ``verbose_name`` (lazy text for menus),
+    ``audience``, ``format``, ``per_round`` (whether the URL names a round) and implement
+    :meth:`render`. Parameters from the query string are read by :meth:`params` into a small dict of
+    canonical values, so two spellings of the same request share one rendered file.
+    """
+
+    identifier: str = ""
+    verbose_name = ""
+    audience: str = Audience.PUBLIC
+    format: ExportFormat = PDF
+    per_round: bool = False
+
+    def params(self, tournament: Tournament, query: Mapping[str, str], number: int | None) -> dict:
+        """Canonical parameters of a request: ``{"round": n}`` for a per-round export (404 if the
+        round does not exist), plus what :meth:`extra_params` reads from ``query``."""
+        params = {}
+        if self.per_round:
+            if number is None or not Round.objects.filter(tournament=tournament, number=number).exists():
+                raise Http404("no such round")
+            params["round"] = number
+        params.update(self.extra_params(tournament, query))
+        return params
+
+    def extra_params(self, tournament: Tournament, query: Mapping[str, str]) -> dict:
+        """Parameters from the query string (none by default)."""
+        return {}
+
+    def round(self, tournament: Tournament, params: dict) -> Round:
+        """The round a per-round export is of, with its tournament."""
+        rnd = Round.objects.select_related("tournament").get(tournament=tournament, number=params["round"])
+        rnd.tournament = tournament
+        return rnd
+
+    def units(self, tournament: Tournament, params: dict) -> int:
+        """How much work the export is, in the units its progress counts (tables); 1 by default."""
+        return 1
+
+    heavy_from: int | None = None  # units from which the worker renders it; None: never
+
+    def is_heavy(self, tournament: Tournament, params: dict) -> bool:
+        """Whether the worker renders it (the request would take seconds): from ``heavy_from``
+        units on, or from the number ``settings.EXPORT_HEAVY_FROM`` gives for its identifier."""
+        limit = settings.EXPORT_HEAVY_FROM.get(self.identifier, self.heavy_from)
+        return limit is not None and self.units(tournament, params) >= limit
+
+    def filename(self, tournament: Tournament, params: dict) -> str:
+        """The download's name, e.g. ``cup-schwaz-2026-12-05-round-1-results.pdf``."""
+        stem = f"{slugify(tournament.name) or 'tournament'}-{tournament.date:%Y-%m-%d}"
+        return f"{stem}-{self.suffix(params)}.{self.format.extension}"
+
+    def suffix(self, params: dict) -> str:
+        """The part of the file name after the tournament and date, without the extension."""
+        return f"round-{params['round']}-{self.identifier}" if self.per_round else self.identifier
+
+    def render(self, tournament: Tournament, params: dict, progress: Progress = no_progress) -> bytes:
+        """The file's content. ``progress(done, total)`` may be called as the work goes on."""
+        raise NotImplementedError
+
+
+_registry: dict[str, BaseExporter] = {}
+
+
+def register(cls: type[BaseExporter]) -> type[BaseExporter]:
+    """Class decorator: make an exporter available under its ``identifier``. Raises
+    ``ValueError`` for an identifier already taken."""
+    exporter = cls()
+    if not exporter.identifier or exporter.identifier in _registry:
+        raise ValueError(f"exporter identifier {exporter.identifier!r} is empty or taken")
+    _registry[exporter.identifier] = exporter
+    return cls
+
+
+def get_exporter(identifier: str) -> BaseExporter:
+    """The registered exporter, or ``Http404``."""
+    try:
+        return _registry[identifier]
+    except KeyError:
+        raise Http404("no such export") from None
+
+
+def exporters() -> list[BaseExporter]:
+    """Every registered exporter, in the order registered."""
+    return list(_registry.values())
+
+
+def params_key(params: dict) -> str:
+    """A stable text for ``params``: ``"places=3,round=2"`` (``""`` for none)."""
+    return ",".join(f"{k}={params[k]}" for k in sorted(params))
+
+
+def storage_name(tournament_id: int, identifier: str, key: str, language: str, version: int, extension: str) -> str:
+    """Where a rendered export is kept: ``exports/<tournament>/<exporter>/<params>.<lang>.v<version>.<ext>``."""
+    stem = slugify(key.replace(",", "_").replace("=", "-")) or "all"
+    return posixpath.join("exports", str(tournament_id), identifier, f"{stem}.{language}.v{version}.{extension}")
+
+
+def stored(name: str) -> bool:
+    return default_storage.exists(name)
+
+
+def store(name: str, content: bytes) -> str:
+    """Keep ``content`` under ``name`` and delete the older versions of the same export (same
+    folder, same parameters and language). Returns the name it was stored under (a second render
+    of the same version racing this one keeps the first)."""
+    if default_storage.exists(name):
+        return name
+    saved = default_storage.save(name, ContentFile(content))
+    folder, base = posixpath.split(name)
+    prefix = base.rsplit(".v", 1)[0] + ".v"
+    try:
+        _dirs, files = default_storage.listdir(folder)
+    except (FileNotFoundError, NotImplementedError):
+        return saved
+    for other in files:
+        path = posixpath.join(folder, other)
+        if other.startswith(prefix) and path != saved:
+            try:
+                default_storage.delete(path)
+            except OSError:  # served to someone right now on another system: next time
+                log.info("could not delete the old export %s", path)
+    return saved
