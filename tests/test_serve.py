@@ -1,0 +1,197 @@
+"""Issue 16: ``scripts/serve`` serves the app for real, as at a venue: gunicorn with DEBUG off on a
+free port, static files through WhiteNoise, login over plain HTTP, links and QR codes on
+PUBLIC_URL, standings answering 304 to their ETag until a hand is saved, an export rendered once
+per data version and a heavy one rendered by the worker it starts beside the app server.
+
+The server runs on a SQLite file of its own (the embedded default a laptop uses); the data is
+made with ``manage.py shell`` against the same file, as a director would with the pages.
+"""
+
+import http.cookiejar
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SEED = """
+import json
+from django.contrib.auth import get_user_model
+from tournaments import services
+from tournaments.models import Player, Tournament
+get_user_model().objects.create_user("leiter", password="geheim-123", is_staff=True)
+t = Tournament.objects.create(name="Venue Cup", date="2026-11-24", ruleset="tiroler-tarockcup", edition="2019/20")
+for i in range(4):
+    services.register(t, Player.objects.create(name=f"Spieler {i + 1}"))
+table = services.draw_next_round(t, seed=7).tables.get()
+print(json.dumps({"t": t.pk, "table": table.pk, "dealer": table.dealer_of(1, 4), "token": table.token}))
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Browser:
+    """Cookies kept, redirects not followed, every status returned (never raised)."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
+
+    def request(self, path, data=None, headers=None):
+        body = urllib.parse.urlencode(data).encode() if data is not None else None
+        req = urllib.request.Request(self.base + path, data=body, headers=headers or {})
+        try:
+            with self.opener.open(req, timeout=60) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def cookie(self, name):
+        return next((c for c in self.jar if c.name == name), None)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("serve")
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp / 'venue.sqlite3'}",
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "PUBLIC_URL": f"http://tarock.venue.test:{port}",
+        "ALLOWED_HOSTS": "127.0.0.1,tarock.venue.test",
+        "STATIC_ROOT": str(tmp / "static"),
+        "DATA_DIR": str(tmp / "data"),
+        "WEB_CONCURRENCY": "2",
+        "EXPORT_HEAVY_FROM": "results:1",  # the worker renders the table results, even of one table
+    }
+    env.pop("DEBUG", None)
+    log = open(tmp / "serve.log", "w")
+    server = subprocess.Popen(
+        [str(ROOT / "scripts" / "serve")], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                urllib.request.urlopen(base + "/", timeout=5)
+                break
+            except (urllib.error.URLError, ConnectionError):
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("scripts/serve did not start:\n" + (tmp / "serve.log").read_text())
+                time.sleep(0.5)
+        seeded = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", SEED], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        )
+        data = json.loads(seeded.stdout.strip().splitlines()[-1])
+        yield {"base": base, "port": port, "public": env["PUBLIC_URL"], "log": tmp / "serve.log", "data_dir": tmp / "data", **data}
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+        log.close()
+
+
+def log_in(served) -> Browser:
+    director = Browser(served["base"])
+    status, _headers, body = director.request("/accounts/login/")
+    assert status == 200
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1).decode()
+    status, headers, _body = director.request(
+        "/accounts/login/", {"csrfmiddlewaretoken": token, "username": "leiter", "password": "geheim-123", "next": "/"}
+    )
+    assert status == 302, "the login over plain HTTP was refused"
+    assert not director.cookie("sessionid").secure  # a Secure cookie would never come back over http://
+    return director
+
+
+def test_pages_and_static_files_answer_with_debug_off(served):
+    visitor = Browser(served["base"])
+    status, _headers, body = visitor.request("/")
+    assert status == 200
+    css = re.search(rb'href="(/static/css/app\.[0-9a-f]+\.css)"', body)  # hashed by collectstatic
+    assert css, body[:500]
+    status, headers, _body = visitor.request(css.group(1).decode())
+    assert status == 200 and headers["Content-Type"].startswith("text/css")
+    status, _headers, body = visitor.request("/no-such-page/")
+    assert status == 404 and b"Seite nicht gefunden" in body and b'class="top"' in body  # translated, in the layout
+
+
+def test_login_over_plain_http_and_the_table_card_carries_public_url(served):
+    director = log_in(served)
+    status, _headers, body = director.request(f"/manage/table/{served['table']}/card/")
+    assert status == 200
+    assert f"{served['public']}/sheet/{served['token']}/".encode() in body
+    assert b"127.0.0.1" not in body
+
+
+def test_standings_answer_304_until_a_hand_is_saved(served):
+    viewer = Browser(served["base"])
+    path = f"/t/{served['t']}/standings/"
+    status, headers, _body = viewer.request(path)
+    assert status == 200
+    tag = headers["ETag"]
+    status, _headers, _body = viewer.request(path, headers={"If-None-Match": tag})
+    assert status == 304
+
+    director = log_in(served)
+    status, _headers, body = director.request(f"/table/{served['table']}/")
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1).decode()
+    hand = {"csrfmiddlewaretoken": token, "number": "1", "outcome": "played", "dealer": str(served["dealer"]), "quick": "d 2 +", "source": "line"}
+    status, _headers, _body = director.request(f"/manage/table/{served['table']}/hands/", hand)
+    assert status == 302
+
+    status, headers, body = viewer.request(path, headers={"If-None-Match": tag})
+    assert status == 200 and headers["ETag"] != tag
+
+
+def test_an_export_is_rendered_once_per_version_and_heavy_ones_by_the_worker(served):
+    viewer = Browser(served["base"])
+    path = f"/t/{served['t']}/standings.xlsx"
+    status, headers, first = viewer.request(path)
+    assert status == 200 and first.startswith(b"PK")
+    stored = sorted((served["data_dir"] / "media" / "exports").rglob("*.xlsx"))
+    assert len(stored) == 1
+    made = stored[0].stat().st_mtime_ns
+    status, _headers, again = viewer.request(path)
+    assert again == first and stored[0].stat().st_mtime_ns == made  # read back, not rendered again
+
+    results = f"/t/{served['t']}/round/1/results.pdf"
+    status, headers, _body = viewer.request(results)
+    assert status == 302
+    waiting = urllib.parse.urlsplit(headers["Location"])
+    job_path = f"{waiting.path}?{waiting.query}"
+    deadline = time.monotonic() + 60
+    while True:
+        status, headers, body = viewer.request(job_path)
+        if status == 200:
+            break
+        assert status == 202, body[:300]
+        assert time.monotonic() < deadline, "the worker did not prepare the table results"
+        time.sleep(0.5)
+    assert headers["Content-Type"] == "application/pdf" and body.startswith(b"%PDF")
