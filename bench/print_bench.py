@@ -1,19 +1,21 @@
 #!/usr/bin/env python
-"""Benchmark of the printed exports on a large Tiroler Tarockcup (issue 7).
+"""Benchmark of the printed exports on a large Tiroler Tarockcup (issues 7 and 16).
 
 Builds the tournament as ``bench/entry_bench.py`` does (its ``own_database``, ``setup_django`` and
 ``build``: ``--players`` players, default 1,000 = 250 tables per round, three rounds with every
 hand entered), then times, ``--repeat`` times each after one unmeasured warm-up call:
 
-- the standings PDF, :func:`scoring.exports.standings_pdf` (goal < 5 s);
-- the standings workbook, :func:`scoring.exports.standings_xlsx` (goal < 2 s);
-- the blank score sheets of round 1, one page per table (250 pages), through
-  :class:`scoring.views_prints.ScoreSheetsPdfView` as a director's request (goal < 10 s);
-- for information: the table results of round 1 and the certificates of the first 3 places, each
-  through its view.
+- the standings PDF (goal < 5 s);
+- the standings workbook (goal < 2 s; since issue 16 without the long-format hands sheet);
+- the blank score sheets of round 1, one page per table (250 pages, goal < 10 s);
+- for information: all hands in long format (workbook and CSV), the table results of round 1 and
+  the certificates of the first 3 places.
 
-The views are called directly with a ``RequestFactory`` request (the project's URLconf need not
-route them). Wall clock (``time.perf_counter``) and CPU time (``time.process_time``) per call, SQL
+Each is rendered by its registered exporter (:mod:`scoring.exporters`, ``render()``; the score
+sheets and table results in parts of ten tables, as the background worker does). Then a
+**repeated download** of each through the export view (:class:`scoring.views_exports.ExportView`,
+a ``RequestFactory`` request of a director), which reads the file kept for the data version from
+the storage: goal < 50 ms. Wall clock (``time.perf_counter``) and CPU time (``time.process_time``) per call, SQL
 queries counted with ``CaptureQueriesContext``, PDF pages with pypdf. Prints a table and writes
 ``bench/results/print-<sqlite|postgresql>.json``; the exit status is 1 when a goal is missed (on
 the median). An export whose first call runs over ``--limit`` seconds (default 120) is aborted and
@@ -43,6 +45,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 GOALS_S = {"standings_pdf": 5.0, "standings_xlsx": 2.0, "score_sheets_pdf": 10.0}
+REPEAT_GOAL_S = 0.05  # a repeated download of an unchanged export, served from the storage
+EXPORTERS = {  # benchmark name -> (exporter identifier, its parameters)
+    "standings_pdf": ("standings-pdf", {}),
+    "standings_xlsx": ("standings-xlsx", {}),
+    "score_sheets_pdf": ("score-sheets", {"round": 1}),
+    "hands_xlsx": ("hands-xlsx", {}),
+    "hands_csv": ("hands-csv", {}),
+    "table_results_pdf": ("results", {"round": 1}),
+    "certificates_pdf": ("certificates", {"places": 3}),
+}
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import entry_bench  # noqa: E402  (the tournament is built exactly as for the entry benchmark)
@@ -101,6 +113,9 @@ def main(argv=None) -> int:
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
 
+    import tempfile
+
+    os.environ["DATA_DIR"] = tempfile.mkdtemp(prefix="print-bench-")  # rendered exports, removed by the OS's tmp cleaning
     db_url, cleanup = entry_bench.own_database(os.environ.get("DATABASE_URL", ""))
     try:
         entry_bench.setup_django(db_url)
@@ -109,8 +124,12 @@ def main(argv=None) -> int:
         from django.test import RequestFactory
         from django.test.utils import CaptureQueriesContext
 
-        from scoring import exports, views_prints
+        from django.utils.translation import get_language
+
+        from scoring.exporters import get_exporter, params_key, storage_name, store
         from scoring.models import Hand
+        from scoring.views_exports import ExportView
+        from tournaments.versioning import stamp
 
         started = time.perf_counter()
         log(f"print_bench: {connection.vendor} database {connection.settings_dict['NAME']}")
@@ -126,23 +145,29 @@ def main(argv=None) -> int:
 
         factory = RequestFactory()
 
-        def view(cls, path, **kwargs):
-            def call():
-                request = factory.get(path, secure=True)
-                request.user = director
-                response = cls.as_view()(request, **kwargs)
-                assert response.status_code == 200, response.status_code
-                return response.content
+        def render(identifier, params):
+            exporter = get_exporter(identifier)
+            return lambda: exporter.render(t, params)
 
-            return call
+        def download(identifier, params, content):
+            """Keep ``content`` as the view would, then time the view's answer from the storage."""
+            t.refresh_from_db()
+            exporter = get_exporter(identifier)
+            name = storage_name(t.pk, identifier, params_key(params), get_language(), stamp(t.data_version, t.created),
+                                exporter.format.extension)
+            store(name, content)
+            query = "&".join(f"{k}={v}" for k, v in params.items() if k != "round")
+            request = factory.get(f"/export/{identifier}/?{query}", secure=True)
+            request.user = director
+            kwargs = {"number": params["round"]} if "round" in params else {}
+            w0 = time.perf_counter()
+            response = ExportView.as_view()(request, pk=t.pk, identifier=identifier, **kwargs)
+            body = b"".join(response.streaming_content) if response.streaming else response.content
+            took = time.perf_counter() - w0
+            assert response.status_code == 200 and body == content, (identifier, response.status_code)
+            return took
 
-        ops = {
-            "standings_pdf": lambda: exports.standings_pdf(t),
-            "standings_xlsx": lambda: exports.standings_xlsx(t),
-            "score_sheets_pdf": view(views_prints.ScoreSheetsPdfView, "/score-sheets.pdf", pk=t.pk, number=1),
-            "table_results_pdf": view(views_prints.TableResultsPdfView, "/results.pdf", pk=t.pk, number=1),
-            "certificates_pdf": view(views_prints.CertificatesPdfView, "/certificates.pdf?places=3", pk=t.pk),
-        }
+        ops = {op: render(identifier, params) for op, (identifier, params) in EXPORTERS.items()}
         if args.only:
             unknown = set(args.only.split(",")) - set(ops)
             if unknown:
@@ -167,8 +192,10 @@ def main(argv=None) -> int:
                     wall.append(time.perf_counter() - w0)
                     cpu.append(time.process_time() - c0)
                 queries.append(len(ctx.captured_queries))
+            repeated = [download(*EXPORTERS[op], content) for _ in range(3)]
             results[op] = {
                 "n": args.repeat,
+                "repeat_download_s": round(statistics.median(repeated[1:]), 4),
                 "first_s": round(first, 3),
                 "median_s": round(statistics.median(wall), 3),
                 "min_s": round(min(wall), 3),
@@ -180,7 +207,9 @@ def main(argv=None) -> int:
             }
             if op in GOALS_S:
                 results[op]["goal_s"] = GOALS_S[op]
-                results[op]["met"] = results[op]["median_s"] < GOALS_S[op]
+                results[op]["met"] = (
+                    results[op]["median_s"] < GOALS_S[op] and results[op]["repeat_download_s"] < REPEAT_GOAL_S
+                )
             log(f"  {op}: {results[op]['median_s']:.2f} s")
 
         import django
@@ -223,14 +252,20 @@ def main(argv=None) -> int:
         print(f"\nTiroler Tarockcup, {args.players} players, round 1: {n_tables} tables — {connection.vendor}, "
               f"WeasyPrint {weasyprint.__version__}, openpyxl {openpyxl.__version__} "
               f"({'lxml ' + lxml_version if lxml_version else 'without lxml'}), build {build_s:.0f} s")
-        print(f"{'export':<20}{'n':>3}{'median s':>10}{'min s':>8}{'max s':>8}{'cpu s':>8}{'queries':>9}{'pages':>7}  goal")
+        print(f"{'export':<20}{'n':>3}{'median s':>10}{'min s':>8}{'max s':>8}{'cpu s':>8}{'queries':>9}{'pages':>7}"
+              f"{'again ms':>10}  goal")
         for op, r in results.items():
-            goal = f"< {r['goal_s']:.0f} s: {'met' if r['met'] else 'MISSED'}" if r.get("goal_s") else ""
+            goal = (
+                f"< {r['goal_s']:.0f} s, again < {REPEAT_GOAL_S * 1000:.0f} ms: {'met' if r['met'] else 'MISSED'}"
+                if r.get("goal_s")
+                else ""
+            )
             if "aborted_after_s" in r:
                 print(f"{op:<20}{0:>3}{'> ' + str(r['aborted_after_s']):>10}  (aborted: first call over the limit)  {goal}")
                 continue
             print(f"{op:<20}{r['n']:>3}{r['median_s']:>10.2f}{r['min_s']:>8.2f}{r['max_s']:>8.2f}{r['cpu_median_s']:>8.2f}"
-                  f"{r['queries']:>9}{r['pages'] if r['pages'] is not None else '':>7}  {goal}")
+                  f"{r['queries']:>9}{r['pages'] if r['pages'] is not None else '':>7}"
+                  f"{r['repeat_download_s'] * 1000:>10.1f}  {goal}")
         print(f"load average (1 min) after: {report['load_average_after']} on {os.cpu_count()} CPUs; "
               f"speed reference (10M additions) {reference_before:.2f} s before, {reference_after:.2f} s after")
         print(f"results: {out.relative_to(ROOT)}")
