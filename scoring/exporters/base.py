@@ -144,8 +144,9 @@ def params_key(params: dict) -> str:
     return ",".join(f"{k}={params[k]}" for k in sorted(params))
 
 
-def storage_name(tournament_id: int, identifier: str, key: str, language: str, version: int, extension: str) -> str:
-    """Where a rendered export is kept: ``exports/<tournament>/<exporter>/<params>.<lang>.v<version>.<ext>``."""
+def storage_name(tournament_id: int, identifier: str, key: str, language: str, version: str, extension: str) -> str:
+    """Where a rendered export is kept: ``exports/<tournament>/<exporter>/<params>.<lang>.v<version>.<ext>``,
+    ``version`` the data version stamp (:func:`tournaments.versioning.stamp`)."""
     stem = slugify(key.replace(",", "_").replace("=", "-")) or "all"
     return posixpath.join("exports", str(tournament_id), identifier, f"{stem}.{language}.v{version}.{extension}")
 
@@ -154,22 +155,31 @@ def stored(name: str) -> bool:
     return default_storage.exists(name)
 
 
+def _data_version(base: str, prefix: str) -> int | None:
+    """The data version in a stored file's name after ``prefix`` (``"12"`` of ``"12.1732….pdf"``)."""
+    head = base[len(prefix) :].split(".", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
 def store(name: str, content: bytes) -> str:
     """Keep ``content`` under ``name`` and delete the older versions of the same export (same
-    folder, same parameters and language). Returns the name it was stored under (a second render
-    of the same version racing this one keeps the first)."""
+    folder, same parameters and language, a lower data version: a slow render of an old version
+    finishing late never removes a newer file). Returns the name it was stored under (a second
+    render of the same version racing this one keeps the first)."""
     if default_storage.exists(name):
         return name
     saved = default_storage.save(name, ContentFile(content))
     folder, base = posixpath.split(name)
     prefix = base.rsplit(".v", 1)[0] + ".v"
+    own = _data_version(base, prefix)
     try:
         _dirs, files = default_storage.listdir(folder)
     except (FileNotFoundError, NotImplementedError):
         return saved
     for other in files:
         path = posixpath.join(folder, other)
-        if other.startswith(prefix) and path != saved:
+        older = other.startswith(prefix) and (_data_version(other, prefix) or 0) < (own or 0)
+        if older and path != saved:
             try:
                 default_storage.delete(path)
             except OSError:  # served to someone right now on another system: next time

@@ -148,10 +148,12 @@ def seat_name(seat) -> str:
 def lock_open_table(table_id: int) -> Table:
     """Lock the table row (hands are numbered and re-scored under this lock) and return it;
     raises :class:`RoundLocked` if its round is verified. Call inside a transaction."""
-    # Only the table row is locked (``of``): hands at the other tables of the round go on in
-    # parallel. verify_round locks every table before it marks the round, so reading the round
-    # afresh once the lock is held sees a verification that happened while this waited.
-    touch_table(table_id)  # first, as every command: the tournament row, then the table
+    # The tournament's row comes first, as in every command (tournaments.versioning: its data
+    # version is bumped, and one lock order means no deadlock): saves in one tournament take turns
+    # for the milliseconds of their transaction. verify_round locks every table before it marks
+    # the round, so reading the round afresh once the lock is held sees a verification that
+    # happened while this waited.
+    touch_table(table_id)
     table = Table.objects.select_for_update(of=("self",)).select_related("round").get(pk=table_id)
     table.round.verified_at = Round.objects.values_list("verified_at", flat=True).get(pk=table.round_id)
     if table.round.verified_at is not None:

@@ -175,3 +175,22 @@ def test_every_exporter_has_a_unique_identifier_a_name_and_a_format():
         seen.add(exporter.identifier)
         assert str(exporter.verbose_name) and exporter.format.extension in ("pdf", "xlsx", "csv")
     assert {"standings-xlsx", "standings-pdf", "hands-xlsx", "hands-csv", "results", "score-sheets"} <= seen
+
+
+def test_a_late_render_of_an_old_version_never_removes_a_newer_file(settings, tmp_path):
+    from django.core.files.storage import default_storage
+
+    from scoring.exporters import storage_name, store
+
+    settings.MEDIA_ROOT = tmp_path
+    v5 = storage_name(1, "results", "round=1", "de", "5.1700000000000000", "pdf")
+    v6 = storage_name(1, "results", "round=1", "de", "6.1700000000000000", "pdf")
+    v7 = storage_name(1, "results", "round=1", "de", "7.1700000000000000", "pdf")
+    other_round = storage_name(1, "results", "round=2", "de", "5.1700000000000000", "pdf")
+    store(other_round, b"round 2")
+    store(v6, b"six")
+    store(v5, b"five, finished late")
+    assert default_storage.exists(v6) and default_storage.exists(v5)
+    store(v7, b"seven")
+    assert not default_storage.exists(v5) and not default_storage.exists(v6)
+    assert default_storage.exists(v7) and default_storage.exists(other_round)
