@@ -8,6 +8,8 @@ certificates.
 
 from __future__ import annotations
 
+import dataclasses
+
 import segno
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -135,6 +137,7 @@ class RoundTablesExporter(BaseExporter):
 
     per_round = True
     template = ""
+    items = "tables"  # the attribute of :meth:`data` that lists the tables' sections
 
     def units(self, tournament, params):
         return Table.objects.filter(round__tournament=tournament, round__number=params["round"]).count()
@@ -145,7 +148,7 @@ class RoundTablesExporter(BaseExporter):
     def render(self, tournament, params, progress=no_progress):
         rnd = self.round(tournament, params)
         data = self.data(rnd)
-        every = data.tables if hasattr(data, "tables") else data.sheets
+        every = getattr(data, self.items)
         total = len(every)
 
         def parts():
@@ -159,24 +162,12 @@ class RoundTablesExporter(BaseExporter):
                     "last": start + len(chunk),
                     "count": total,
                 }
-                part = _part(data, chunk)
+                part = dataclasses.replace(data, **{self.items: chunk})
                 html = render_to_string(self.template, {"data": part, "tournament": tournament, "part_label": label})
                 yield html, len(chunk)
 
         progress(0, total)
         return html_parts_to_pdf(parts(), lambda done: progress(done, total))
-
-
-def _part(data, chunk):
-    """A copy of ``data`` (table results or score sheets) holding only ``chunk`` of its tables."""
-    from copy import copy
-
-    part = copy(data)
-    if hasattr(data, "tables"):
-        part.tables = chunk
-    else:
-        part.sheets = chunk
-    return part
 
 
 @register
@@ -201,6 +192,7 @@ class ScoreSheets(RoundTablesExporter):
     verbose_name = gettext_lazy("Score sheets (PDF)")
     audience = Audience.DIRECTOR
     template = "scoring/print_score_sheets.html"
+    items = "sheets"
     heavy_from = 40
 
     def data(self, rnd):
