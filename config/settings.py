@@ -177,8 +177,15 @@ CACHES = {
 }
 
 # Background work (heavy exports): django-tasks with its database backend; the worker is
-# ``manage.py db_worker``, started by scripts/serve beside the app server.
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# ``manage.py db_worker``, started by scripts/serve beside the app server. The development server
+# (DEBUG on) runs no worker: there a task runs at once, in the request that asked for it.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks.backends.immediate.ImmediateBackend"
+        if DEBUG
+        else "django_tasks_db.DatabaseBackend"
+    }
+}
 # From how many tables an export is left to the worker, by exporter, overriding the exporter's own
 # figure: ``EXPORT_HEAVY_FROM=results:30,score-sheets:40``.
 EXPORT_HEAVY_FROM = {

@@ -194,3 +194,19 @@ def test_a_late_render_of_an_old_version_never_removes_a_newer_file(settings, tm
     store(v7, b"seven")
     assert not default_storage.exists(v5) and not default_storage.exists(v6)
     assert default_storage.exists(v7) and default_storage.exists(other_round)
+
+
+@pytest.mark.django_db
+def test_without_a_worker_the_development_server_renders_a_heavy_export_at_once(
+    make_tournament, settings, django_capture_on_commit_callbacks
+):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}  # DEBUG's choice
+    settings.EXPORT_HEAVY_FROM = {"results": 1}
+    t = make_tournament(players=4)
+    services.draw_next_round(t, seed=4)
+    url = reverse("scoring:table_results_pdf", args=[t.pk, 1])
+    viewer = Client()
+    with django_capture_on_commit_callbacks(execute=True):
+        location = viewer.get(url)["Location"]
+    response = viewer.get(location)
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
