@@ -34,6 +34,17 @@ def counted(monkeypatch):
     return counts
 
 
+@pytest.fixture
+def run_worker(monkeypatch):
+    """``run_worker()``: the worker scripts/serve starts (``manage.py db_worker``), run until the
+    queue is empty. Between tasks it closes database connections it thinks stale, which would be
+    the test's own (inside the test's transaction): not here."""
+    from django_tasks_db.management.commands import db_worker
+
+    monkeypatch.setattr(db_worker, "close_old_connections", lambda: None)
+    return lambda: call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+
+
 def stored_files(settings) -> list[str]:
     root = settings.MEDIA_ROOT / "exports"
     return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()) if root.exists() else []
@@ -101,7 +112,7 @@ def test_unknown_exports_and_rounds_are_404(four_table):
 
 @pytest.mark.django_db
 def test_a_heavy_export_is_prepared_by_the_worker_with_its_progress(
-    make_tournament, settings, english, django_capture_on_commit_callbacks
+    make_tournament, settings, english, django_capture_on_commit_callbacks, run_worker
 ):
     settings.EXPORT_HEAVY_FROM = {"results": 2}  # heavy from two tables on, for this small field
     t = make_tournament(players=8)
@@ -121,7 +132,7 @@ def test_a_heavy_export_is_prepared_by_the_worker_with_its_progress(
     assert 'http-equiv="refresh"' in page and "waiting for the server" in page
     assert Client().get(url)["Location"] == f"{url}?job={job.pk}"  # a second viewer waits for the same job
 
-    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)  # what scripts/serve runs
+    run_worker()
     job.refresh_from_db()
     assert (job.status, job.done, job.total) == ("done", 2, 2)
     download = viewer.get(response["Location"])
@@ -146,7 +157,7 @@ def test_the_waiting_page_counts_the_tables_done(make_tournament, settings, engl
 
 @pytest.mark.django_db
 def test_a_failed_job_says_so_and_can_be_tried_again(
-    make_tournament, settings, monkeypatch, english, django_capture_on_commit_callbacks
+    make_tournament, settings, monkeypatch, english, django_capture_on_commit_callbacks, run_worker
 ):
     settings.EXPORT_HEAVY_FROM = {"results": 1}
     t = make_tournament(players=4)
@@ -156,12 +167,12 @@ def test_a_failed_job_says_so_and_can_be_tried_again(
         location = Client().get(url)["Location"]
     exporter = get_exporter("results")
     monkeypatch.setattr(exporter, "render", lambda *args, **kwargs: 1 / 0)
-    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+    run_worker()
     job = ExportJob.objects.get()
     assert job.status == "failed" and "ZeroDivisionError" in job.error
     page = Client().get(location)
     assert "could not be prepared" in page.content.decode() and 'http-equiv="refresh"' not in page.content.decode()
-    monkeypatch.undo()
+    monkeypatch.setattr(exporter, "render", type(exporter).render.__get__(exporter))
     retry = Client().post(location, {"job": job.pk})
     assert retry.status_code == 302 and not ExportJob.objects.exists()
     assert Client().get(retry["Location"]).status_code == 302  # a new job
