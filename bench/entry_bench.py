@@ -279,7 +279,8 @@ class Bench:
             response, elapsed = self.timed(
                 rec, "entry", lambda: self.client.post(create_url, data, secure=True, headers={"HX-Request": "true"})
             )
-            if response.status_code != 200 or b'id="sheet"' not in response.content or b'role="alert"' in response.content:
+            refused = b'class="errors"' in response.content or b'class="preview-errors"' in response.content
+            if response.status_code != 200 or b'id="sheet"' not in response.content or refused:
                 raise RuntimeError(f"htmx save did not answer with a clean sheet partial ({response.status_code})")
         else:
             response, t_post = self.timed(rec, "post_hand", lambda: self.client.post(create_url, data, secure=True))
