@@ -1,5 +1,5 @@
 """Issue 16: ``scripts/serve`` serves the app for real, as at a venue: gunicorn with DEBUG off on a
-free port, static files through WhiteNoise, login over plain HTTP, links and QR codes on
+free port, the pages cached in Redis (``TEST_REDIS_URL``, default the machine's own), static files through WhiteNoise, login over plain HTTP, links and QR codes on
 PUBLIC_URL, standings answering 304 to their ETag until a hand is saved, an export rendered once
 per data version and a heavy one rendered by the worker it starts beside the app server.
 
@@ -86,6 +86,9 @@ def served(tmp_path_factory):
         "DATA_DIR": str(tmp / "data"),
         "WEB_CONCURRENCY": "2",
         "EXPORT_HEAVY_FROM": "results:1",  # the worker renders the table results, even of one table
+        # The shared cache of a server (the machine's Redis; keys carry each tournament's creation
+        # time, so another run's pages in it are never taken for this run's).
+        "REDIS_URL": os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/9"),
     }
     env.pop("DEBUG", None)
     log = open(tmp / "serve.log", "w")
