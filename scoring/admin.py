@@ -19,10 +19,10 @@ class HandAdmin(admin.ModelAdmin):
         return False
 
     def delete_model(self, request, obj):
-        touch_table(obj.table_id)  # the admin's delete runs in one transaction with this
+        touch_table(obj.table_id, hands_only=True)  # the admin's delete runs in one transaction with this
         super().delete_model(request, obj)
 
     def delete_queryset(self, request, queryset):
         for table_id in sorted(set(queryset.values_list("table_id", flat=True))):
-            touch_table(table_id)
+            touch_table(table_id, hands_only=True)
         super().delete_queryset(request, queryset)

@@ -339,7 +339,7 @@ def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False) 
     """
     with transaction.atomic():
         try:
-            lock_open_table(table.pk)
+            lock_open_table(table.pk, hands_only=True)
         except HandRejected as locked:
             raise RawRowsRejected([LineProblem(0, m) for m in locked.messages]) from locked
         info = table_info(table)

@@ -73,6 +73,9 @@ class Tournament(models.Model):
     # Bumped in the transaction of every change of what the tournament's pages show
     # (tournaments.versioning); cached pages, ETags and exports are keyed by it.
     data_version = models.PositiveBigIntegerField(_("data version"), default=0, editable=False)
+    # Bumped with data_version by every change but a table's hands: the pages that show no hand
+    # (seating, rules) are keyed by it, so a saved hand leaves them cached.
+    layout_version = models.PositiveBigIntegerField(_("layout version"), default=0, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]
@@ -91,11 +94,13 @@ class Tournament(models.Model):
         object reads it afresh when asked."""
         if not self._state.adding:
             self.data_version = models.F("data_version") + 1
+            self.layout_version = models.F("layout_version") + 1
             if kwargs.get("update_fields") is not None:
-                kwargs["update_fields"] = {*kwargs["update_fields"], "data_version"}
+                kwargs["update_fields"] = {*kwargs["update_fields"], "data_version", "layout_version"}
         super().save(*args, **kwargs)
-        if isinstance(self.data_version, models.expressions.Combinable):
-            del self.data_version  # deferred: loaded from the database on the next access
+        for name in ("data_version", "layout_version"):
+            if isinstance(getattr(self, name), models.expressions.Combinable):
+                delattr(self, name)  # deferred: loaded from the database on the next access
 
     def get_ruleset(self):
         """The :mod:`variants` ruleset object of this tournament's ruleset, edition and options."""

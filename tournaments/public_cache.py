@@ -33,6 +33,13 @@ def tournament_version(tournament_id: int) -> tuple[int, str] | None:
     return None if found is None else (tournament_id, found)
 
 
+def layout_version(tournament_id: int) -> tuple[int, str] | None:
+    """:func:`tournament_version` of the layout version: for pages that show no hand (the
+    seating, the rules), which a saved hand leaves as they are."""
+    found = current_stamp(tournament_id, layout=True)
+    return None if found is None else (tournament_id, found)
+
+
 def table_version(table_id: int) -> tuple[int, str] | None:
     """``(tournament id, version stamp)`` of the tournament table ``table_id`` is played in."""
     row = (

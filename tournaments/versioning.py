@@ -1,6 +1,11 @@
 """Every tournament has a data version: a counter bumped in the same transaction as each change
 of what its pages show (hands, seating, registrations, settings, flags, lots, player names).
 
+A second counter, the *layout version*, is bumped with it by every change except one of a
+table's hands (entered, edited, deleted, restored, raw rows): the pages that show no hand — the
+seating and the rules — are keyed by it and stay cached while the hands come in. A command that
+is not a hand change cannot forget it: :func:`touch` bumps both unless told ``hands_only``.
+
 Cached pages and exports are keyed by it (:mod:`tournaments.public_cache`,
 :mod:`scoring.exporters`), and the public pages send it as their ``ETag``. Because the counter
 lives in the database row and changes with the data in one commit, every app server sees a new
@@ -22,16 +27,24 @@ from django.db.models import F
 from .models import Tournament
 
 
-def touch(tournament_id: int) -> None:
-    """Bump the data version of tournament ``tournament_id`` and lock its row until the current
-    transaction ends. Call it first in the transaction of every change (outside a transaction
-    it is a change of its own)."""
-    Tournament.objects.filter(pk=tournament_id).update(data_version=F("data_version") + 1)
+def _bumps(hands_only: bool) -> dict:
+    bumps = {"data_version": F("data_version") + 1}
+    if not hands_only:
+        bumps["layout_version"] = F("layout_version") + 1
+    return bumps
 
 
-def touch_table(table_id: int) -> None:
+def touch(tournament_id: int, *, hands_only: bool = False) -> None:
+    """Bump the data version of tournament ``tournament_id`` (and its layout version unless
+    ``hands_only``: the change is one of a table's hands and nothing else) and lock its row until
+    the current transaction ends. Call it first in the transaction of every change (outside a
+    transaction it is a change of its own)."""
+    Tournament.objects.filter(pk=tournament_id).update(**_bumps(hands_only))
+
+
+def touch_table(table_id: int, *, hands_only: bool = False) -> None:
     """:func:`touch` for the tournament that table ``table_id`` belongs to."""
-    Tournament.objects.filter(round_set__tables=table_id).update(data_version=F("data_version") + 1)
+    Tournament.objects.filter(round_set__tables=table_id).update(**_bumps(hands_only))
 
 
 def touch_players(player_ids: Iterable[int]) -> None:
@@ -51,7 +64,9 @@ def stamp(data_version: int, created) -> str:
     return f"{data_version}.{int(created.timestamp() * 1_000_000)}"
 
 
-def current_stamp(tournament_id: int) -> str | None:
-    """:func:`stamp` of the tournament as committed now, ``None`` if there is no such tournament."""
-    row = Tournament.objects.filter(pk=tournament_id).values_list("data_version", "created").first()
-    return None if row is None else stamp(*row)
+def current_stamp(tournament_id: int, *, layout: bool = False) -> str | None:
+    """:func:`stamp` of the tournament as committed now (of its layout version with ``layout``),
+    ``None`` if there is no such tournament."""
+    field = "layout_version" if layout else "data_version"
+    row = Tournament.objects.filter(pk=tournament_id).values_list(field, "created").first()
+    return None if row is None else ("L" if layout else "") + stamp(*row)

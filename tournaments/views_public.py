@@ -1,15 +1,17 @@
 """Public tournament pages: list, overview, round seating and the rules page. Read-only."""
 
+from django.db.models import Count
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from django.views.generic import DetailView, ListView, TemplateView
 
 from scoring.notation_card import notation_card
 
 from .forms import SubstituteForm, SwapForm
-from .models import Round, Seat, Tournament
+from .models import Round, Seat, Table, Tournament
 from .permissions import is_director
 from .problems import card_labels, translate_problem
-from .public_cache import CachedPublicPage
+from .public_cache import CachedPublicPage, layout_version
 
 
 class TournamentListView(ListView):
@@ -26,24 +28,39 @@ class TournamentDetailView(CachedPublicPage, DetailView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         t = self.object
-        rounds = list(t.round_set.prefetch_related("tables__hands", "tables__seats"))
-        ctx["rounds"] = [
-            {
-                "round": r,
-                "tables": [
-                    {
-                        "table": tb,
-                        "hands": len(tb.hands.all()),
-                        "cap": t.hands_for_table(len(tb.seats.all())),
-                    }
-                    for tb in r.tables.all()
-                ],
-            }
-            for r in rounds
-        ]
+        ctx["rounds"] = round_progress(t)
         ctx["registrations"] = t.registrations.filter(withdrawn=False).count()  # the active field
         ctx["ruleset"] = t.get_ruleset()
         return ctx
+
+
+def round_progress(t: Tournament) -> list[dict]:
+    """Per drawn round of ``t``: ``{"round": Round, "tables": [{"table", "label", "progress",
+    "done"}]}``, the hands entered at each table against its cap ("12/16 hands"). Counted by the
+    database, per table in two grouped queries, and labelled here with the page's translations
+    (at 1,000 players loading the 12,000 hands took half a second, a template tag per table
+    another 50 ms)."""
+    tables = list(Table.objects.filter(round__tournament=t).select_related("round").order_by("round__number", "number"))
+    in_t = Table.objects.filter(round__tournament=t)
+    hands = dict(in_t.filter(hands__isnull=False).values_list("pk").annotate(n=Count("hands")))
+    seats = dict(in_t.filter(seats__isnull=False).values_list("pk").annotate(n=Count("seats")))
+    rounds: dict[int, dict] = {r.number: {"round": r, "tables": []} for r in t.round_set.order_by("number")}
+    caps: dict[int, int] = {}
+    table_label, progress = gettext("Table %(number)s"), gettext("%(hands)s/%(cap)s hands")
+    for table in tables:
+        size = seats.get(table.pk, 0)
+        if size not in caps:
+            caps[size] = t.hands_for_table(size)
+        played, cap = hands.get(table.pk, 0), caps[size]
+        rounds[table.round.number]["tables"].append(
+            {
+                "table": table,
+                "label": table_label % {"number": table.number},
+                "progress": progress % {"hands": played, "cap": cap},
+                "done": played >= cap,
+            }
+        )
+    return list(rounds.values())
 
 
 def get_round(pk: int, number: int) -> Round:
@@ -87,6 +104,9 @@ class RoundSeatingView(CachedPublicPage, TemplateView):
 
     template_name = "tournaments/round_seating.html"
 
+    def version_for(self, **kwargs):
+        return layout_version(kwargs["pk"])  # no hand on this page: a saved hand leaves it cached
+
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         rnd = get_round(kwargs["pk"], kwargs["number"])
@@ -105,6 +125,9 @@ class RulesView(CachedPublicPage, DetailView):
 
     model = Tournament
     template_name = "tournaments/rules.html"
+
+    def version_for(self, **kwargs):
+        return layout_version(kwargs["pk"])
     context_object_name = "tournament"
 
     def get_context_data(self, **kwargs):

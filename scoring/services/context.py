@@ -145,15 +145,17 @@ def seat_name(seat) -> str:
     return f"{name} → {seat.substitute.player.name}" if seat.substitute_id else name
 
 
-def lock_open_table(table_id: int) -> Table:
+def lock_open_table(table_id: int, *, hands_only: bool = False) -> Table:
     """Lock the table row (hands are numbered and re-scored under this lock) and return it;
-    raises :class:`RoundLocked` if its round is verified. Call inside a transaction."""
+    raises :class:`RoundLocked` if its round is verified. Call inside a transaction.
+    ``hands_only``: the change is one of the table's hands and nothing else, so the tournament's
+    layout version stays (:func:`tournaments.versioning.touch`)."""
     # The tournament's row comes first, as in every command (tournaments.versioning: its data
     # version is bumped, and one lock order means no deadlock): saves in one tournament take turns
     # for the milliseconds of their transaction. verify_round locks every table before it marks
     # the round, so reading the round afresh once the lock is held sees a verification that
     # happened while this waited.
-    touch_table(table_id)
+    touch_table(table_id, hands_only=hands_only)
     table = Table.objects.select_for_update(of=("self",)).select_related("round").get(pk=table_id)
     table.round.verified_at = Round.objects.values_list("verified_at", flat=True).get(pk=table.round_id)
     if table.round.verified_at is not None:

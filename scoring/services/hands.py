@@ -65,7 +65,7 @@ def save_hand(
         record = {**record, "seats": info.positions}
         scores = info.widen(scores)
     with transaction.atomic():
-        lock_open_table(table.pk)
+        lock_open_table(table.pk, hands_only=True)
         if hand is None:
             last = table.hands.order_by("-number").first()
             number = (last.number if last else 0) + 1
@@ -115,7 +115,7 @@ def delete_hand(hand: Hand, user=None, reason: str = "") -> None:
     scored again. Raises :class:`HandConflict` if it is gone already, :class:`HandRejected` in a
     verified round."""
     with transaction.atomic():
-        lock_open_table(hand.table_id)
+        lock_open_table(hand.table_id, hands_only=True)
         if not Hand.objects.filter(pk=hand.pk).exists():
             raise HandConflict([deleted_message(hand)])
         later = list(hand.table.hands.filter(number__gt=hand.number).order_by("number"))

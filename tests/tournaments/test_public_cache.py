@@ -25,18 +25,39 @@ def pages(table):
 @pytest.mark.django_db
 def test_each_public_page_answers_304_until_a_hand_is_saved(four_table):
     viewer = Client()
+    tags = {}
     for url in pages(four_table):
         first = viewer.get(url)
         assert first.status_code == 200, url
-        tag = first["ETag"]
+        tags[url] = first["ETag"]
         assert "no-cache" in first["Cache-Control"]
-        again = viewer.get(url, HTTP_IF_NONE_MATCH=tag)
-        assert again.status_code == 304 and again["ETag"] == tag, url
+        again = viewer.get(url, HTTP_IF_NONE_MATCH=tags[url])
+        assert again.status_code == 304 and again["ETag"] == tags[url], url
     save_hand(four_table, HAND)
-    for url in pages(four_table):
-        changed = viewer.get(url, HTTP_IF_NONE_MATCH=tag)
+    tournament, standings, seating, sheet, rules = pages(four_table)
+    for url in (tournament, standings, sheet):  # they show the hand, or the table's count of hands
+        changed = viewer.get(url, HTTP_IF_NONE_MATCH=tags[url])
         assert changed.status_code == 200, url
-        assert changed["ETag"] != tag
+        assert changed["ETag"] != tags[url]
+    for url in (seating, rules):  # no hand on them: still the page the viewer has
+        assert viewer.get(url, HTTP_IF_NONE_MATCH=tags[url]).status_code == 304, url
+
+
+@pytest.mark.django_db
+def test_the_seating_changes_at_once_when_two_players_are_swapped(four_table):
+    t = four_table.round.tournament
+    url = reverse("tournaments:round", args=[t.pk, 1])
+    viewer = Client()
+    first = viewer.get(url)
+    a, b = four_table.seats.order_by("position")[:2]
+    services.swap_players(four_table.round, a.registration, b.registration)
+    changed = viewer.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    page = changed.content.decode()
+    names = [s.registration.player.name for s in four_table.seats.order_by("position")]
+    assert page.index(names[0]) < page.index(names[1])  # the seats as they are now
+    save_hand(four_table, HAND)  # and a hand leaves the new seating cached
+    assert viewer.get(url, HTTP_IF_NONE_MATCH=changed["ETag"]).status_code == 304
 
 
 @pytest.mark.django_db

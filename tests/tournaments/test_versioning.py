@@ -24,6 +24,10 @@ def version(t) -> int:
     return Tournament.objects.values_list("data_version", flat=True).get(pk=t.pk)
 
 
+def layout(t) -> int:
+    return Tournament.objects.values_list("layout_version", flat=True).get(pk=t.pk)
+
+
 HAND = {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, "won": True}
 
 
@@ -32,10 +36,12 @@ def test_every_command_of_the_day_bumps_the_version(make_tournament):
     t = make_tournament(players=5)
     steps = []
 
-    def step(name, command):
-        before = version(t)
+    def step(name, command, hand=False):
+        before, before_layout = version(t), layout(t)
         result = command()
         assert version(t) > before, name
+        # Only a change of hands leaves the layout (seating, rules pages) as it was.
+        assert (layout(t) == before_layout) if hand else (layout(t) > before_layout), name
         steps.append(name)
         return result
 
@@ -49,11 +55,11 @@ def test_every_command_of_the_day_bumps_the_version(make_tournament):
     step("swap", lambda: services.swap_players(rnd, first, second))
     rnd = step("redraw", lambda: services.redraw_last_round(t, rnd.number, seed=rnd.seed))
     table = rnd.tables.get()
-    hand = step("save hand", lambda: save_hand(table, HAND))
-    step("edit hand", lambda: save_hand(table, {**HAND, "won": False}, hand=hand))
+    hand = step("save hand", lambda: save_hand(table, HAND), hand=True)
+    step("edit hand", lambda: save_hand(table, {**HAND, "won": False}, hand=hand), hand=True)
     step("flag", lambda: flag_hand(hand, "Partner?"))
     step("confirm", lambda: confirm_sheet(table, "Anna"))
-    step("delete hand", lambda: delete_hand(hand, reason="falsch"))
+    step("delete hand", lambda: delete_hand(hand, reason="falsch"), hand=True)
     save_hand(table, HAND)
     step("player leaves", lambda: drop_player(table.seats.get(position=4)))
     step("end table", lambda: end_table(table))
