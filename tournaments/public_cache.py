@@ -14,6 +14,7 @@ director buttons. A request with messages waiting (a flash after a redirect) is 
 from __future__ import annotations
 
 import hashlib
+import time
 
 from django.conf import settings
 from django.contrib import messages
@@ -24,6 +25,12 @@ from django.utils.translation import get_language
 
 from .models import Table
 from .versioning import current_stamp, stamp
+
+# A page being rendered is marked for at most RENDER_LOCK_S (a worker killed mid-render leaves the
+# mark to expire); others wait up to RENDER_WAIT_S for it (a 1,000-player standings page takes
+# about 0.1 s, several times that on a loaded machine).
+RENDER_LOCK_S = 10
+RENDER_WAIT_S = 2.0
 
 
 def tournament_version(tournament_id: int) -> tuple[int, str] | None:
@@ -48,6 +55,13 @@ def table_version(table_id: int) -> tuple[int, str] | None:
         .first()
     )
     return None if row is None else (row[0], stamp(row[1], row[2]))
+
+
+def page_key(found: tuple[int, str], language: str, fragment: str, full_path: str) -> str:
+    """The cache key of a public page: its tournament and version (``found``), language, whether
+    it is an htmx fragment (``"f"``) or the page (``"p"``), and its path with the query."""
+    path = hashlib.sha256(full_path.encode()).hexdigest()[:24]
+    return f"page:{found[0]}:{found[1]}:{language}:{fragment}:{path}"
 
 
 def cacheable(request: HttpRequest) -> bool:
@@ -83,19 +97,41 @@ class CachedPublicPage:
         not_modified = get_conditional_response(request, etag=tag)
         if not_modified is not None:
             return self._finish(not_modified, tag)
-        path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:24]
-        key = f"page:{found[0]}:{found[1]}:{get_language()}:{fragment}:{path}"
+        key = page_key(found, get_language(), fragment, request.get_full_path())
         cached = cache.get(key)
+        rendering = key + ":rendering"
+        owner = cached is None and cache.add(rendering, 1, timeout=RENDER_LOCK_S)
+        if cached is None and not owner:
+            cached = self._rendered_meanwhile(key)
         if cached is not None:
             content, content_type = cached
             return self._finish(HttpResponse(content, content_type=content_type), tag)
-        response = super().dispatch(request, *args, **kwargs)
-        if hasattr(response, "render") and callable(response.render):
-            response = response.render()
-        if response.status_code == 200 and not response.streaming:
-            cache.set(key, (response.content, response["Content-Type"]))
-            return self._finish(response, tag)
-        return response
+        try:
+            response = super().dispatch(request, *args, **kwargs)
+            if hasattr(response, "render") and callable(response.render):
+                response = response.render()
+            if response.status_code == 200 and not response.streaming:
+                cache.set(key, (response.content, response["Content-Type"]))
+                return self._finish(response, tag)
+            return response
+        finally:
+            if owner:
+                cache.delete(rendering)
+
+    @staticmethod
+    def _rendered_meanwhile(key: str):
+        """One render per version, not one per viewer who asks in the same instant: the first to
+        miss marks the page as being rendered (``cache.add``, atomic in Redis and in the memory
+        cache) and renders it; the others come here and wait for the cached page, checking every
+        20 ms for at most :data:`RENDER_WAIT_S`. Returns it, or ``None`` if it did not come (the
+        caller renders it then)."""
+        deadline = time.monotonic() + RENDER_WAIT_S
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            cached = cache.get(key)
+            if cached is not None:
+                return cached
+        return None
 
     @staticmethod
     def _finish(response: HttpResponse, tag: str) -> HttpResponse:

@@ -134,3 +134,25 @@ def test_drawing_a_round_changes_the_tournament_page(make_tournament):
     after = Client().get(url, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200
     assert reverse("tournaments:round", args=[t.pk, 1]) in after.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_page_being_rendered_by_another_worker_is_waited_for_not_rendered_again(four_table, monkeypatch):
+    import threading
+
+    from django.core.cache import cache
+
+    from tournaments.public_cache import page_key, tournament_version
+
+    t = four_table.round.tournament
+    url = reverse("scoring:standings", args=[t.pk])
+    key = page_key(tournament_version(t.pk), "de", "p", url)
+    assert cache.add(key + ":rendering", 1)  # another worker is rendering this version right now
+    rendered_here = []
+    monkeypatch.setattr("scoring.views_public.compute_standings", lambda *a, **k: rendered_here.append(1))
+    finished = threading.Timer(0.2, lambda: cache.set(key, (b"<p>the other worker's page</p>", "text/html")))
+    finished.start()
+    response = Client().get(url)
+    finished.join()
+    assert response.status_code == 200 and response.content == b"<p>the other worker's page</p>"
+    assert rendered_here == []  # waited for it instead of computing the standings again
