@@ -117,10 +117,10 @@ def build(players: int, room: int, log) -> dict:
     from scoring.models import Hand
     from scoring.services import refresh_seat_scores
     from tournaments import services
-    from tournaments.models import Player, Tournament
+    from tournaments.models import Player, Tournament, TournamentRole
     from variants import get_ruleset
 
-    director = get_user_model().objects.create_user("bench-director", password="bench-pass-123", is_staff=True)
+    director = get_user_model().objects.create_user("bench-director", password="bench-pass-123")
     rs = get_ruleset("tiroler-tarockcup", "2019/20")
     rng = random.Random(SEED)
     with transaction.atomic():
@@ -133,6 +133,7 @@ def build(players: int, room: int, log) -> dict:
             rounds=3,
             hands_per_round=rs.default_hands_per_round,
         )
+        TournamentRole.objects.create(tournament=t, user=director, level=TournamentRole.Level.ORGANISER)
         people = Player.objects.bulk_create(
             Player(name=f"Spieler {i:04d}", club=f"Club {i % 40:02d}") for i in range(1, players + 1)
         )

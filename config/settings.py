@@ -31,6 +31,7 @@ development defaults:
   rendered by the background worker (the exporters' own figures by default).
 """
 
+import datetime
 import os
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -80,12 +81,15 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "django_htmx",
     "simple_history",
+    "axes",
+    "csp",
     "tournaments",
     "scoring",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -96,6 +100,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login with its own page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -199,6 +205,53 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:list"
 LOGOUT_REDIRECT_URL = "tournaments:list"
 
+# Content-Security-Policy (django-csp): scripts only from this site's own files (no inline script,
+# no eval: htmx and the entry form's script are static files; confirmations are data-confirm
+# attributes), no plugins, no framing, forms post only here. Inline styles stay allowed: htmx
+# inserts its indicator style and a few templates size their cards with style attributes.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
+
+# Login lock-out (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one user name from
+# one address, that pair is locked for LOGIN_LOCKOUT_MINUTES (a venue's phones share one address
+# behind its Wi-Fi: locking the address alone would lock out the whole hall). A success resets
+# the count. ``manage.py axes_reset`` lifts every lock at once.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+
+# Password reset by e-mail through Django's own views. Mail goes to the console (the terminal of
+# scripts/serve) unless EMAIL_HOST is set: then SMTP with EMAIL_PORT, EMAIL_HOST_USER,
+# EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (default on) and DEFAULT_FROM_EMAIL.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tarock@localhost")
+
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
 # WeasyPrint resolves relative URLs (the print stylesheet) against the file system, never over HTTP
@@ -215,6 +268,12 @@ if PUBLIC_HTTPS:
     SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(365 * 24 * 3600)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
     SECURE_HSTS_PRELOAD = _env_bool("HSTS_PRELOAD", False)
+    # Preloading and covering subdomains bind every subdomain for years: the operator's choice
+    # (HSTS_PRELOAD=1, HSTS_INCLUDE_SUBDOMAINS=1), so check --deploy does not ask for them.
+    SILENCED_SYSTEM_CHECKS = [
+        *(["security.W005"] if not SECURE_HSTS_INCLUDE_SUBDOMAINS else []),
+        *(["security.W021"] if not SECURE_HSTS_PRELOAD else []),
+    ]
 
 # Errors with their tracebacks on stderr (gunicorn passes it to the terminal or the journal), with
 # DEBUG on or off; the project's own loggers at LOG_LEVEL.

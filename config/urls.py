@@ -14,6 +14,11 @@ urlpatterns = [
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Password reset by e-mail (Django's own views and templates under templates/registration/).
+    path("accounts/password-reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password-reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path("accounts/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
+    path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("manage/", include("tournaments.urls_director")),
     path("manage/", include("scoring.urls_director")),
     path("", include("tournaments.urls_public")),

@@ -18,6 +18,7 @@ from django.db import transaction
 
 from variants import get_ruleset
 
+from tournaments import roles
 from tournaments import services as tournament_services
 from tournaments.models import Player, Tournament
 
@@ -82,11 +83,14 @@ TIROL_DEMO_NAME = TIROL_DEMO.name
 
 
 def ensure_director():
-    """The demo director login (staff and superuser); password reset to the demo password."""
-    user, _created = get_user_model().objects.get_or_create(username=DEMO_USERNAME)
-    user.is_staff = user.is_superuser = True
-    user.set_password(DEMO_PASSWORD)
-    user.save()
+    """The demo director login: created with the demo password in the "Organisers" group, as a
+    new organiser would be set up (no superuser). An existing user of that name is never touched:
+    not his password, not his rights (issue 17) — returned as he is."""
+    User = get_user_model()
+    user = User.objects.filter(username=DEMO_USERNAME).first()
+    if user is None:
+        user = User.objects.create_user(DEMO_USERNAME, password=DEMO_PASSWORD)
+        user.groups.add(roles.organisers_group())
     return user
 
 
@@ -118,6 +122,7 @@ def build_demo(spec: DemoSpec, reset: bool = False) -> Tournament:
         rounds=rs.default_rounds,
         hands_per_round=rs.default_hands_per_round,
     )
+    roles.create_tournament_roles(tournament, director)  # the demo director organises it
     for player in demo_players(FIXTURES / spec.players):
         tournament_services.register(tournament, player)
     rng = random.Random(spec.seed)

@@ -6,7 +6,6 @@ get the sheet partial back (the sheet updates in place); others a redirect or th
 
 import segno
 from django.contrib import messages
-from django.db import transaction
 from django.http import Http404
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -17,9 +16,8 @@ from django.views.generic import TemplateView, View
 from tournaments.links import private_link
 from tournaments.models import Round, Table, Tournament
 from tournaments.problems import card_labels
-from tournaments.permissions import DirectorRequiredMixin
+from tournaments.permissions import Can, Level, RoleRequiredMixin
 from tournaments.posted import whole_number
-from tournaments.versioning import touch_table
 
 from .board import build_board
 from .raw_rows import RawRowsRejected, save_raw_rows
@@ -31,6 +29,7 @@ from .services import (
     describe,
     drop_player,
     end_table,
+    resolve_flag,
     reopen_round,
     record_positions,
     restore_hand,
@@ -67,7 +66,7 @@ def preview_context(form: HandForm) -> dict:
 
 def render_sheet(request, table, form=None, editing=None, status=200, info=None):
     """The score sheet: its partial for htmx (always 200, so htmx swaps it), else the page."""
-    ctx = sheet_context(table, form, editing, director=True, info=info)
+    ctx = sheet_context(table, form, editing, can=Can(request.user, table.round.tournament_id), info=info)
     if request.htmx:
         return render(request, "scoring/_sheet.html", ctx)
     return render(request, "scoring/sheet.html", ctx, status=status)
@@ -93,8 +92,11 @@ def _save(request, form, table, hand=None):
         return None
 
 
-class HandCreateView(DirectorRequiredMixin, View):
+class HandCreateView(RoleRequiredMixin, View):
     """POST the next hand of a table. A refused hand comes back with what was typed."""
+
+    required_role = Level.SCORER
+    tournament_from = ("table", "table_pk")
 
     def post(self, request, table_pk):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
@@ -106,10 +108,13 @@ class HandCreateView(DirectorRequiredMixin, View):
         return render_sheet(request, table, form, status=422, info=info)
 
 
-class HandPreviewView(DirectorRequiredMixin, View):
+class HandPreviewView(RoleRequiredMixin, View):
     """POST the form as typed: the hand in words and notation, the row it would score, or every
     refusal; for the page, the fields of a typed line and the line of the typed fields. Saves
     nothing. ``?edit=<hand pk>`` previews an edit of that hand (its seats and earlier hands)."""
+
+    required_role = Level.SCORER
+    tournament_from = ("table", "table_pk")
 
     def post(self, request, table_pk):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
@@ -138,8 +143,11 @@ def gone(request, pk):
     return redirect(record.table)
 
 
-class HandEditView(DirectorRequiredMixin, View):
+class HandEditView(RoleRequiredMixin, View):
     """Edit a stored hand; re-scored under the tournament's edition on save."""
+
+    required_role = Level.SCORER
+    tournament_from = ("hand", "pk")
 
     def get_hand(self, pk):
         return Hand.objects.select_related("table__round__tournament").filter(pk=pk).first()
@@ -167,8 +175,11 @@ class HandEditView(DirectorRequiredMixin, View):
         return render_sheet(request, hand.table, form, editing=hand, status=422)
 
 
-class HandDeleteView(DirectorRequiredMixin, View):
+class HandDeleteView(RoleRequiredMixin, View):
     """Delete a hand (POST, with ``reason``); later hands move up so numbers stay gapless."""
+
+    required_role = Level.DIRECTOR
+    tournament_from = ("hand", "pk")
 
     def post(self, request, pk):
         hand = Hand.objects.select_related("table").filter(pk=pk).first()
@@ -185,8 +196,11 @@ class HandDeleteView(DirectorRequiredMixin, View):
         return redirect(table)
 
 
-class HandHistoryView(DirectorRequiredMixin, TemplateView):
+class HandHistoryView(RoleRequiredMixin, TemplateView):
     """Every version of a hand: who, when, why, what it scored; earlier versions can be restored."""
+
+    required_role = Level.SCORER
+    tournament_from = ("hand", "pk")
 
     template_name = "scoring/hand_history.html"
 
@@ -218,8 +232,11 @@ class HandHistoryView(DirectorRequiredMixin, TemplateView):
         return redirect("scoring_director:hand_history", pk=pk)
 
 
-class EndTableView(DirectorRequiredMixin, View):
+class EndTableView(RoleRequiredMixin, View):
     """End a late table now: its round counts the hands played so far (POST)."""
+
+    required_role = Level.DIRECTOR
+    tournament_from = ("table", "table_pk")
 
     def post(self, request, table_pk):
         table = get_object_or_404(Table, pk=table_pk)
@@ -233,9 +250,12 @@ class EndTableView(DirectorRequiredMixin, View):
         return redirect(safe_next(request) or table.get_absolute_url())
 
 
-class BoardView(DirectorRequiredMixin, TemplateView):
+class BoardView(RoleRequiredMixin, TemplateView):
     """The director's board: rounds × tables with hands entered, each table's running totals,
     flags, confirmations, ended tables and verification; it reloads itself (htmx polling)."""
+
+    required_role = Level.DIRECTOR
+    tournament_from = ("tournament", "pk")
 
     template_name = "scoring/board.html"
 
@@ -247,20 +267,23 @@ class BoardView(DirectorRequiredMixin, TemplateView):
         return {**super().get_context_data(**kwargs), "tournament": tournament, "board": build_board(tournament)}
 
 
-class ResolveFlagView(DirectorRequiredMixin, View):
+class ResolveFlagView(RoleRequiredMixin, View):
     """Mark a player's flag as dealt with (POST)."""
+
+    required_role = Level.DIRECTOR
+    tournament_from = ("flag", "pk")
 
     def post(self, request, pk):
         flag = get_object_or_404(HandFlag.objects.select_related("hand__table"), pk=pk)
-        with transaction.atomic():
-            touch_table(flag.hand.table_id)
-            flag.resolved = True
-            flag.save(update_fields=["resolved"])
+        resolve_flag(flag, request.user)
         return redirect(flag.hand.table)
 
 
-class VerifyRoundView(DirectorRequiredMixin, View):
+class VerifyRoundView(RoleRequiredMixin, View):
     """Mark a round verified (POST): its hands are locked. Sets, never toggles."""
+
+    required_role = Level.DIRECTOR
+    tournament_from = ("round", "pk")
 
     def post(self, request, pk):
         rnd = get_object_or_404(Round, pk=pk)
@@ -271,8 +294,11 @@ class VerifyRoundView(DirectorRequiredMixin, View):
         return redirect("scoring_director:board", pk=rnd.tournament_id)
 
 
-class ReopenRoundView(DirectorRequiredMixin, View):
+class ReopenRoundView(RoleRequiredMixin, View):
     """Reopen a verified round (POST with ``reason``, kept in the log) so its hands can change."""
+
+    required_role = Level.DIRECTOR
+    tournament_from = ("round", "pk")
 
     def post(self, request, pk):
         rnd = get_object_or_404(Round, pk=pk)
@@ -286,8 +312,11 @@ class ReopenRoundView(DirectorRequiredMixin, View):
         return redirect(safe_next(request) or reverse("scoring_director:board", args=[rnd.tournament_id]))
 
 
-class TableCardView(DirectorRequiredMixin, TemplateView):
+class TableCardView(RoleRequiredMixin, TemplateView):
     """A printable card per table: players, seats, drawn cards and the private link as a QR code."""
+
+    required_role = Level.DIRECTOR
+    tournament_from = ("table", "table_pk")
 
     template_name = "scoring/table_card.html"
 
@@ -300,8 +329,11 @@ class TableCardView(DirectorRequiredMixin, TemplateView):
         return {**super().get_context_data(**kwargs), "table": table, "url": url, "qr": qr, "seats": seats}
 
 
-class RawRowsView(DirectorRequiredMixin, View):
+class RawRowsView(RoleRequiredMixin, View):
     """Transcribe a paper sheet: one hand per line, the numbers as written; all lines or none."""
+
+    required_role = Level.SCORER
+    tournament_from = ("table", "table_pk")
 
     def post(self, request, table_pk):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
@@ -309,15 +341,18 @@ class RawRowsView(DirectorRequiredMixin, View):
         try:
             hands = save_raw_rows(table, text, request.user, cumulative=bool(request.POST.get("cumulative")))
         except RawRowsRejected as rejected:
-            ctx = {**sheet_context(table, director=True), "raw_text": text, "raw_problems": rejected.problems,
+            ctx = {**sheet_context(table, can=Can(request.user, table.round.tournament_id)), "raw_text": text, "raw_problems": rejected.problems,
                    "raw_cumulative": bool(request.POST.get("cumulative"))}
             return render(request, "scoring/sheet.html", ctx, status=422)
         messages.success(request, _("%(count)s hands transcribed.") % {"count": len(hands)})
         return redirect(table)
 
 
-class DropPlayerView(DirectorRequiredMixin, View):
+class DropPlayerView(RoleRequiredMixin, View):
     """A player leaves the table mid-round (POST ``seat``): it plays on one seat smaller."""
+
+    required_role = Level.DIRECTOR
+    tournament_from = ("table", "table_pk")
 
     def post(self, request, table_pk):
         table = get_object_or_404(Table, pk=table_pk)

@@ -19,7 +19,7 @@ from django.utils.translation import get_language
 from django.views.generic import View
 
 from tournaments.models import Tournament
-from tournaments.permissions import is_director
+from tournaments.permissions import Level, has_role
 from tournaments.posted import whole_number
 from tournaments.versioning import stamp
 
@@ -38,7 +38,7 @@ class ExportView(View):
     def setup_export(self, request, pk, identifier, number=None):
         self.exporter = get_exporter(identifier)
         self.tournament = get_object_or_404(Tournament, pk=pk)
-        if self.exporter.audience == Audience.DIRECTOR and not is_director(request.user):
+        if self.exporter.audience == Audience.DIRECTOR and not has_role(request.user, pk, Level.DIRECTOR):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             raise PermissionDenied

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.generic import DetailView, View
 
 from tournaments.models import Table, Tournament
-from tournaments.permissions import is_director
+from tournaments.permissions import Can
 from tournaments.public_cache import CachedPublicPage, table_version
 
 from .forms import FlagForm, HandForm
@@ -17,10 +17,14 @@ from .services import RoundLocked, build_sheet, confirm_sheet, flag_hand
 from .standings import compute_standings
 
 
-def sheet_context(table: Table, form: HandForm | None = None, editing=None, director: bool = False, info=None) -> dict:
-    """Context of the score sheet; for a director without a form, the entry form of the next hand
-    (carrying its hand number, so a second scorer's save of the same hand is refused). ``info``:
-    the table's :class:`~scoring.services.TableInfo` if the caller has it."""
+def sheet_context(table: Table, form: HandForm | None = None, editing=None, can: Can | None = None, info=None) -> dict:
+    """Context of the score sheet. ``can``: what the user may do in the tournament
+    (:class:`~tournaments.permissions.Can`); a scorer or above gets, without a form, the entry form
+    of the next hand (carrying its hand number, so a second scorer's save of the same hand is
+    refused) and the edit links (``director`` in the templates); a director also the table's
+    commands (``can.direct``). ``info``: the table's :class:`~scoring.services.TableInfo` if the
+    caller has it."""
+    director = bool(can)
     sheet = build_sheet(table, info)
     locked = table.round.verified_at is not None  # a verified round's hands do not change
     if form is None and director and not sheet.complete and not locked:
@@ -34,6 +38,7 @@ def sheet_context(table: Table, form: HandForm | None = None, editing=None, dire
         "form": form,
         "editing": editing,
         "director": director,
+        "can": can,
         "catalogue": sheet.info.ruleset.catalogue(),
         "flags": flags_by_hand(table),
         "notation_card": notation_card(sheet.info.ruleset) if form is not None else None,
@@ -58,7 +63,7 @@ class SheetView(CachedPublicPage, DetailView):
         return table_version(kwargs["pk"])
 
     def get_context_data(self, **kwargs):
-        return sheet_context(self.object, director=is_director(self.request.user))
+        return sheet_context(self.object, can=Can(self.request.user, self.object.round.tournament_id))
 
 
 class PrivateSheetView(View):
@@ -113,6 +118,7 @@ class StandingsView(CachedPublicPage, DetailView):
         ctx["standings"] = compute_standings(self.object, after)
         ctx["drawn_rounds"] = list(self.object.round_set.values_list("number", flat=True))
         ctx["ruleset"] = self.object.get_ruleset()
+        ctx["can"] = Can(self.request.user, self.object.pk)
         return ctx
 
 

@@ -23,7 +23,26 @@ def fresh_cache_and_media(settings, tmp_path):
 
 @pytest.fixture
 def director(db):
-    return get_user_model().objects.create_user("leiter", password="geheim-123", is_staff=True)
+    """A user of the "Organisers" group who is organiser of every tournament of the test: those
+    that exist when he is asked for and those created afterwards (issue 17: rights come from a
+    role in the tournament, never from ``is_staff``)."""
+    from django.db.models.signals import post_save
+
+    from tournaments.models import TournamentRole
+    from tournaments.roles import organisers_group
+
+    user = get_user_model().objects.create_user("leiter", password="geheim-123")
+    user.groups.add(organisers_group())
+
+    def organiser_of(sender, instance, created, **kwargs):
+        if created:
+            TournamentRole.objects.get_or_create(tournament=instance, user=user, defaults={"level": "organiser"})
+
+    for tournament in Tournament.objects.all():
+        organiser_of(Tournament, tournament, True)
+    post_save.connect(organiser_of, sender=Tournament, weak=False, dispatch_uid="tests-director")
+    yield user
+    post_save.disconnect(sender=Tournament, dispatch_uid="tests-director")
 
 
 @pytest.fixture

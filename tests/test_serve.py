@@ -29,9 +29,10 @@ SEED = """
 import json
 from django.contrib.auth import get_user_model
 from tournaments import services
-from tournaments.models import Player, Tournament
-get_user_model().objects.create_user("leiter", password="geheim-123", is_staff=True)
+from tournaments.models import Player, Tournament, TournamentRole
+leiter = get_user_model().objects.create_user("leiter", password="geheim-123")
 t = Tournament.objects.create(name="Venue Cup", date="2026-11-24", ruleset="tiroler-tarockcup", edition="2019/20")
+TournamentRole.objects.create(tournament=t, user=leiter, level="director")
 for i in range(4):
     services.register(t, Player.objects.create(name=f"Spieler {i + 1}"))
 table = services.draw_next_round(t, seed=7).tables.get()

@@ -19,7 +19,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from .models import Player, Registration, Tournament
+from . import actions
+from .models import Player, Registration, Tournament, bidi_problem
 from .versioning import touch
 
 NAME_MAX = Player._meta.get_field("name").max_length
@@ -35,6 +36,8 @@ HEADERS = {
     },
 }
 MAX_COLUMNS = 30  # cells further right are never read
+MAX_ROWS = 2000  # players of one list (issue 17): larger fields are imported in parts
+MAX_UNPACKED = 20 * 1024 * 1024  # an .xlsx whose parts unpack past this is refused before it is opened
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,11 @@ class ImportRefused(Exception):
 
 
 class Unreadable(Exception):
-    pass
+    """The file cannot be read; ``message``, if given, says why (else the general advice)."""
+
+    def __init__(self, message: str | None = None):
+        super().__init__(message)
+        self.message = message
 
 
 # --- reading the file -----------------------------------------------------------------------------
@@ -142,8 +149,19 @@ def _cell(value) -> str:
 
 
 def _xlsx_lines(content: bytes) -> list[tuple[int, list[str]]]:
+    import zipfile
+
     import openpyxl
 
+    try:
+        unpacked = sum(info.file_size for info in zipfile.ZipFile(io.BytesIO(content)).infolist())
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise Unreadable from exc
+    if unpacked > MAX_UNPACKED:  # a "zip bomb": a small file that unpacks to gigabytes
+        raise Unreadable(
+            _("The workbook unpacks to %(mb)s MB, more than the %(max)s MB a player list needs; it was not opened.")
+            % {"mb": unpacked // 2**20, "max": MAX_UNPACKED // 2**20}
+        )
     try:
         workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
     except Exception as exc:  # not a zip, not a workbook, broken XML: all unreadable
@@ -212,9 +230,9 @@ def parse_players(uploaded_file_name: str, content: bytes, tournament: Tournamen
     preview = ImportPreview()
     try:
         lines = _read(uploaded_file_name, content)
-    except Unreadable:
+    except Unreadable as unreadable:
         preview.problems.append(
-            RowProblem(None, _("The file could not be read. Upload a CSV file or an Excel workbook (.xlsx)."))
+            RowProblem(None, unreadable.message or _("The file could not be read. Upload a CSV file or an Excel workbook (.xlsx)."))
         )
         return preview
     lines = [(number, cells) for number, cells in lines if any(c.strip() for c in cells)]
@@ -229,6 +247,15 @@ def parse_players(uploaded_file_name: str, content: bytes, tournament: Tournamen
                     RowProblem(header_line, _("The header has no name column (Name or Spieler)."))
                 )
                 return preview
+    if len(lines) > MAX_ROWS:  # counted before a row is checked: a huge list costs no more than this
+        preview.problems.append(
+            RowProblem(
+                None,
+                _("The list has %(count)s players; at most %(max)s are imported at once. Split the list and import it in parts.")
+                % {"count": len(lines), "max": MAX_ROWS},
+            )
+        )
+        return preview
 
     def cell(cells, column):
         index = columns.get(column)
@@ -244,6 +271,7 @@ def parse_players(uploaded_file_name: str, content: bytes, tournament: Tournamen
             problems.append(_("The name is longer than %(max)s characters.") % {"max": NAME_MAX})
         if len(club) > CLUB_MAX:
             problems.append(_("The town or club is longer than %(max)s characters.") % {"max": CLUB_MAX})
+        problems.extend(p for p in (bidi_problem(name), bidi_problem(club)) if p)
         start = None
         if raw_number.strip():
             try:
@@ -347,8 +375,9 @@ def plan_import(tournament: Tournament, rows: list[ImportRow]) -> list[PlannedRo
     return plan
 
 
-def import_players(tournament: Tournament, preview: ImportPreview) -> list[Registration]:
-    """Register every row of ``preview`` in ``tournament`` in one transaction.
+def import_players(tournament: Tournament, preview: ImportPreview, user=None) -> list[Registration]:
+    """Register every row of ``preview`` in ``tournament`` in one transaction, logged as done by
+    ``user`` (:mod:`tournaments.actions`).
 
     Raises :class:`ImportRefused` (nothing written) if the preview has problems, has no rows, or
     clashes with registrations made since it was checked.
@@ -368,4 +397,8 @@ def import_players(tournament: Tournament, preview: ImportPreview) -> list[Regis
             registrations.append(
                 Registration.objects.create(tournament=tournament, player=player, start_number=planned.start_number)
             )
+        actions.log(
+            tournament.pk, actions.Action.REGISTERED, user,
+            detail=", ".join(f"{r.player.name} ({r.start_number})" for r in registrations),
+        )
     return registrations

@@ -4,9 +4,11 @@ Thin models: the seating draw lives in :mod:`tournaments.draw` (pure) and
 :mod:`tournaments.services` (persisting it); rules live in :mod:`variants`.
 """
 
+import re
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
@@ -16,11 +18,33 @@ from django.utils.translation import gettext_lazy as _
 import variants
 
 
+# Bidirectional control characters (U+202A–U+202E, U+2066–U+2069) reorder what follows them on
+# the screen: a name holding one can show as another name on the standings and the prints.
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def bidi_problem(text: str) -> str | None:
+    """What is wrong with ``text`` if it holds a bidirectional control character, naming it
+    (translated); ``None`` when it holds none. Names are refused with it, not silently changed."""
+    found = BIDI_CONTROLS.search(text or "")
+    if found is None:
+        return None
+    return _("“%(text)s” holds the invisible direction character U+%(code)04X, which can make a name show as another; type it again without it.") % {
+        "text": BIDI_CONTROLS.sub("", text), "code": ord(found.group())}
+
+
+def no_bidi_controls(value: str) -> None:
+    """Model field validator: :func:`bidi_problem` as a ``ValidationError``."""
+    problem = bidi_problem(value)
+    if problem:
+        raise ValidationError(problem, code="bidi")
+
+
 class Player(models.Model):
     """A person who plays tournaments; registered once and reused across tournaments and seasons."""
 
-    name = models.CharField(_("name"), max_length=120)
-    club = models.CharField(_("town or club"), max_length=120, blank=True)
+    name = models.CharField(_("name"), max_length=120, validators=[no_bidi_controls])
+    club = models.CharField(_("town or club"), max_length=120, blank=True, validators=[no_bidi_controls])
     created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -244,9 +268,13 @@ class Seat(models.Model):
         return f"{self.table}: {self.position} {self.registration.player.name}"
 
 
-class DrawLog(models.Model):
-    """Every draw, redraw, deletion and swap of a round, with its seed (issue 6: "each attempt
-    logged with its seed"); and who verified a round and who reopened it, and why."""
+class ActionLog(models.Model):
+    """The tournament's action log (issue 17): who did what, when and why, for every change a
+    director makes outside the hands (whose own history is kept with each hand): draws with their
+    seeds (issue 6: "each attempt logged with its seed"), swaps, substitutes, redraws, players
+    leaving, verification and reopening, registrations and withdrawals, lots, ended tables,
+    resolved flags, tournament and player edits, role changes. Written by
+    :func:`tournaments.actions.log` in the transaction of the change itself."""
 
     class Action(models.TextChoices):
         DRAWN = "drawn", _("drawn")
@@ -256,22 +284,67 @@ class DrawLog(models.Model):
         LEFT = "left", _("player left the table")
         VERIFIED = "verified", _("round verified")
         REOPENED = "reopened", _("verified round reopened")
+        REGISTERED = "registered", _("players registered")
+        UNREGISTERED = "unregistered", _("registration removed")
+        WITHDRAWN = "withdrawn", _("player withdrawn")
+        REINSTATED = "reinstated", _("player reinstated")
+        LOTS = "lots", _("lots recorded")
+        TABLE_ENDED = "table_ended", _("table ended")
+        FLAG_RESOLVED = "flag_resolved", _("flag resolved")
+        EDITED = "edited", _("tournament settings changed")
+        PLAYER_EDITED = "player_edited", _("player changed")
+        PLAYERS_MERGED = "players_merged", _("players merged")
+        ROLE_GIVEN = "role_given", _("role given")
+        ROLE_REMOVED = "role_removed", _("role removed")
+        CREATED = "created", _("tournament created")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="draw_log")
-    round_number = models.PositiveSmallIntegerField(_("round"))
-    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    # What the seating page of a round lists under its draw report.
+    SEATING = (Action.DRAWN, Action.DELETED, Action.SWAPPED, Action.SUBSTITUTE, Action.LEFT, Action.VERIFIED, Action.REOPENED)
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="actions")
+    round_number = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    action = models.CharField(_("action"), max_length=24, choices=Action.choices)
     seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
     repeats = models.PositiveIntegerField(_("repeat meetings"), null=True, blank=True)
     detail = models.TextField(_("detail"), blank=True)  # a draw of 2,000 players lists 500 table sizes
+    reason = models.TextField(_("reason"), blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("by")
     )
-    created = models.DateTimeField(_("when"), auto_now_add=True)
+    created = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
 
     class Meta:
-        ordering = ["created"]
-        verbose_name = _("draw log entry")
-        verbose_name_plural = _("draw log")
+        ordering = ["created", "pk"]
+        verbose_name = _("action log entry")
+        verbose_name_plural = _("action log")
 
     def __str__(self):
-        return f"{self.tournament} R{self.round_number} {self.action} {self.seed or ''}"
+        where = f" R{self.round_number}" if self.round_number else ""
+        return f"{self.tournament}{where} {self.action} {self.seed or ''}"
+
+
+class TournamentRole(models.Model):
+    """A user's role in one tournament (issue 17), in the style of Tabbycat's levels: the
+    *organiser* may do everything, the roles of others included; the *director* everything on the
+    day but the roles; the *scorer* enters and edits hands at the tables (and raw rows), nothing
+    else. Rights come from a role, never from ``is_staff``; a superuser is every tournament's
+    organiser (:mod:`tournaments.permissions`)."""
+
+    class Level(models.TextChoices):
+        ORGANISER = "organiser", _("organiser")
+        DIRECTOR = "director", _("director")
+        SCORER = "scorer", _("scorer")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles")
+    level = models.CharField(_("role"), max_length=12, choices=Level.choices)
+    created = models.DateTimeField(_("given"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "level", "user__username"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="one_role_per_user_and_tournament")]
+        verbose_name = _("tournament role")
+        verbose_name_plural = _("tournament roles")
+
+    def __str__(self):
+        return f"{self.user} – {self.get_level_display()} – {self.tournament}"

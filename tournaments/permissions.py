@@ -1,11 +1,88 @@
-"""Who may change data: tournament directors (staff users). Everything else is read-only."""
+"""Who may change what (issue 17): roles per tournament, site-wide permissions, nothing from
+``is_staff``.
 
-from django.contrib.auth.mixins import LoginRequiredMixin, UserPassesTestMixin
+A user's rights in a tournament come from his :class:`~tournaments.models.TournamentRole` there
+(organiser ⊃ director ⊃ scorer) or from being a superuser (the site administrator, every
+tournament's organiser). What a role may do:
+
+- **organiser**: everything, the roles of others included;
+- **director**: everything on the day but the roles: settings, registrations, draws, swaps,
+  substitutes, lots, ended tables, verification and reopening, flags, hands (deleting them too);
+- **scorer**: enters and edits hands at the tables, raw rows, a hand's history; nothing else.
+
+Site-wide actions need a Django permission, given through groups ("Organisers"): creating a
+tournament (``tournaments.add_tournament``), keeping the player register
+(``tournaments.add_player``/``change_player``, merging also ``delete_player``).
+"""
+
+from __future__ import annotations
+
+from django.apps import apps
+from django.contrib.auth.mixins import AccessMixin, LoginRequiredMixin, PermissionRequiredMixin
+from django.http import Http404
+
+from .models import TournamentRole
+
+Level = TournamentRole.Level
+RANK = {Level.SCORER: 1, Level.DIRECTOR: 2, Level.ORGANISER: 3}
 
 
-def is_director(user) -> bool:
-    """A director is an active staff user (``is_staff``); the demo's ``director`` is one."""
-    return bool(user and user.is_authenticated and user.is_active and user.is_staff)
+def role_of(user, tournament_id: int | None) -> str | None:
+    """``user``'s role in tournament ``tournament_id`` ("organiser", "director", "scorer") or
+    ``None``; a superuser is organiser everywhere, an inactive or anonymous user nothing. Cached
+    on the user object for the request."""
+    if tournament_id is None or not (user and user.is_authenticated and user.is_active):
+        return None
+    if user.is_superuser:
+        return Level.ORGANISER
+    cache = user.__dict__.setdefault("_tournament_roles", {})
+    if tournament_id not in cache:
+        cache[tournament_id] = (
+            TournamentRole.objects.filter(tournament_id=tournament_id, user=user).values_list("level", flat=True).first()
+        )
+    return cache[tournament_id]
+
+
+def has_role(user, tournament_id: int | None, at_least: str) -> bool:
+    """Whether ``user`` holds ``at_least`` (a :class:`Level`) or a higher role in the tournament."""
+    role = role_of(user, tournament_id)
+    return role is not None and RANK[role] >= RANK[at_least]
+
+
+class Can:
+    """What the user may do in one tournament, for templates: ``can.score``, ``can.direct``,
+    ``can.organise`` (each includes the ones before it)."""
+
+    def __init__(self, user, tournament_id: int | None):
+        self.role = role_of(user, tournament_id)
+        rank = RANK.get(self.role, 0)
+        self.score = rank >= RANK[Level.SCORER]
+        self.direct = rank >= RANK[Level.DIRECTOR]
+        self.organise = rank >= RANK[Level.ORGANISER]
+
+    def __bool__(self):
+        return self.score
+
+
+def tournament_of(kind: str, pk) -> int:
+    """The id of the tournament that object ``pk`` of ``kind`` ("tournament", "table", "hand",
+    "flag", "round") belongs to; a deleted hand's is found in its history (a second click on
+    "delete" is answered with a message, not a 404). Raises :class:`~django.http.Http404` when
+    there is none."""
+    lookups = {
+        "tournament": ("tournaments.Tournament", "pk"),
+        "table": ("tournaments.Table", "round__tournament_id"),
+        "round": ("tournaments.Round", "tournament_id"),
+        "hand": ("scoring.Hand", "table__round__tournament_id"),
+        "flag": ("scoring.HandFlag", "hand__table__round__tournament_id"),
+    }
+    model, field = lookups[kind]
+    found = apps.get_model(model).objects.filter(pk=pk).values_list(field, flat=True).first()
+    if found is None and kind == "hand":
+        found = apps.get_model(model).history.filter(id=pk).values_list(field, flat=True).first()
+    if found is None:
+        raise Http404
+    return found
 
 
 def acting_user(user):
@@ -14,17 +91,38 @@ def acting_user(user):
     return user if user is not None and getattr(user, "is_authenticated", False) else None
 
 
-class DirectorRequiredMixin(LoginRequiredMixin, UserPassesTestMixin):
-    """Class-based views that change data: log in as a director first.
-
-    A page asked for by the browser is redirected to the login; a fragment asked for by htmx (the
-    entry form's save, the preview) is answered ``403`` instead, so the form says the save failed
-    and keeps what was typed rather than showing the login page in its place."""
-
-    def test_func(self):
-        return is_director(self.request.user)
+class _Answers403ToHtmx(AccessMixin):
+    """A page asked for by the browser is redirected to the login; a fragment asked for by htmx
+    (the entry form's save, the preview) is answered ``403`` instead, so the form says the save
+    failed and keeps what was typed rather than showing the login page in its place. A logged-in
+    user without the right gets ``403`` (Django's default)."""
 
     def handle_no_permission(self):
         if getattr(self.request, "htmx", False):
             self.raise_exception = True
         return super().handle_no_permission()
+
+
+class RoleRequiredMixin(_Answers403ToHtmx, LoginRequiredMixin):
+    """Class-based views that change a tournament: the user needs ``required_role`` (default
+    director) in the tournament the URL names. ``tournament_from`` = ``(kind, URL argument)``
+    says how to find it (:func:`tournament_of`); the default is the tournament ``pk``. An
+    anonymous user is sent to the login first; a logged-in one gets 404 for an object that does
+    not exist and 403 without the role."""
+
+    required_role = Level.DIRECTOR
+    tournament_from = ("tournament", "pk")
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        kind, argument = self.tournament_from
+        self.permission_tournament_id = tournament_of(kind, kwargs[argument])
+        if not has_role(request.user, self.permission_tournament_id, self.required_role):
+            return self.handle_no_permission()
+        return super().dispatch(request, *args, **kwargs)
+
+
+class SitePermissionRequiredMixin(_Answers403ToHtmx, PermissionRequiredMixin):
+    """Site-wide actions (a new tournament, the player register): a Django permission, given
+    through a group such as "Organisers" (``permission_required``)."""

@@ -23,7 +23,8 @@ from django.utils.translation import gettext as _
 
 from variants.notation import fold as fold_letters
 
-from .models import Player, Registration, Seat, Tournament
+from . import actions
+from .models import Player, Registration, Seat, Tournament, bidi_problem
 from .versioning import touch, touch_players
 
 NAME_MAX = Player._meta.get_field("name").max_length
@@ -114,6 +115,8 @@ def read_names(text: str) -> list[NameLine]:
         elif len(entry.name) > NAME_MAX or len(entry.club) > CLUB_MAX:
             entry.status = "problem"
             entry.problem = _("Line %(line)s: a name or club is longer than %(max)s characters.") % {"line": number, "max": NAME_MAX}
+        elif problem := bidi_problem(entry.name) or bidi_problem(entry.club):
+            entry.status, entry.problem = "problem", _("Line %(line)s: %(problem)s") % {"line": number, "problem": problem}
         lines.append(entry)
     return lines
 
@@ -158,7 +161,7 @@ def resolve(tournament: Tournament, lines: list[NameLine], choices: dict[int, st
     return lines
 
 
-def register_lines(tournament: Tournament, lines: list[NameLine]) -> list[Registration]:
+def register_lines(tournament: Tournament, lines: list[NameLine], user=None) -> list[Registration]:
     """Register every resolved line in one transaction (new players created); lines already
     registered are skipped. Raises :class:`RegistrationRefused` if any line has a problem or still
     needs a choice: then nothing is registered."""
@@ -180,6 +183,11 @@ def register_lines(tournament: Tournament, lines: list[NameLine]) -> list[Regist
             number += 1
             taken.add(player.pk)
             registrations.append(Registration.objects.create(tournament=tournament, player=player, start_number=number))
+        if registrations:
+            actions.log(
+                tournament.pk, actions.Action.REGISTERED, user,
+                detail=", ".join(f"{r.player.name} ({r.start_number})" for r in registrations),
+            )
     return registrations
 
 
@@ -192,7 +200,7 @@ def seated_registrations(tournament: Tournament) -> set[int]:
     )
 
 
-def remove_registration(registration: Registration) -> None:
+def remove_registration(registration: Registration, user=None) -> None:
     """Remove a registration made by mistake. Only while its player sits at no table of the
     tournament (as player or substitute); afterwards he withdraws instead and keeps what he played.
     Before round 1 the later start numbers close the gap. Raises :class:`RegistrationRefused`."""
@@ -205,6 +213,9 @@ def remove_registration(registration: Registration) -> None:
                 % {"name": registration.player.name}
             )
         number = registration.start_number
+        actions.log(
+            tournament.pk, actions.Action.UNREGISTERED, user, detail=f"{registration.player.name} ({number})"
+        )
         registration.delete()
         if not tournament.round_set.exists():
             for later in tournament.registrations.filter(start_number__gt=number).order_by("start_number"):
@@ -220,7 +231,7 @@ def duplicate_groups() -> list[list[Player]]:
     return [group for group in groups.values() if len(group) > 1]
 
 
-def merge_players(keep: Player, merged: Player) -> int:
+def merge_players(keep: Player, merged: Player, user=None) -> int:
     """Make ``merged`` one with ``keep``: his registrations (and so his seats, hands, standings
     and cup results) become ``keep``'s and ``merged`` leaves the register. Returns how many
     registrations moved. Raises :class:`RegistrationRefused` if both play in one tournament."""
@@ -234,6 +245,36 @@ def merge_players(keep: Player, merged: Player) -> int:
                 _("Both are registered in %(tournaments)s: remove or withdraw one of them there first.")
                 % {"tournaments": ", ".join(str(t) for t in both)}
             )
+        actions.log_players([merged.pk], actions.Action.PLAYERS_MERGED, user, detail=f"{merged} → {keep}")
         moved = Registration.objects.filter(player=merged).update(player=keep)
         merged.delete()
     return moved
+
+
+def set_withdrawn(registration: Registration, withdrawn: bool, user=None) -> bool:
+    """Withdraw the player of ``registration`` (or reinstate him, ``withdrawn=False``). Sets,
+    never toggles, so a double click withdraws once; returns whether it changed. A withdrawn
+    player keeps his played rounds."""
+    with transaction.atomic():
+        touch(registration.tournament_id)
+        current = Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
+        if current.withdrawn == withdrawn:
+            return False
+        current.withdrawn = registration.withdrawn = withdrawn
+        current.save(update_fields=["withdrawn"])
+        action = actions.Action.WITHDRAWN if withdrawn else actions.Action.REINSTATED
+        actions.log(current.tournament_id, action, user, detail=f"{current.player.name} ({current.start_number})")
+    return True
+
+
+def record_lots(tournament: Tournament, lots: dict[Registration, int | None], user=None) -> None:
+    """Record the drawn lots (or cards) of level players, ``{registration: lot or None}``, as
+    the director entered them on the final standings."""
+    with transaction.atomic():
+        touch(tournament.pk)
+        changed = [f"{reg.player.name}: {'–' if lot is None else lot}" for reg, lot in lots.items() if reg.lot != lot]
+        for reg, lot in lots.items():
+            reg.lot = lot
+            reg.save(update_fields=["lot"])
+        if changed:
+            actions.log(tournament.pk, actions.Action.LOTS, user, detail=", ".join(changed))

@@ -14,10 +14,11 @@ from django.utils.translation import gettext as _
 from scoring.standings import standings_order, table_states
 
 from .draw import SeatingImpossible, draw_with_mode
+from . import actions
 from .permissions import acting_user
 from .versioning import touch
 from .problems import translate_problem
-from .models import DrawLog, Player, Registration, Round, Seat, Table, Tournament
+from .models import ActionLog, Player, Registration, Round, Seat, Table, Tournament
 
 
 class DrawRefused(Exception):
@@ -55,15 +56,19 @@ def unfinished_tables(tournament: Tournament, number: int) -> list[int]:
     return sorted(s.number for s in table_states(tournament).values() if s.round_number == number and not s.finished)
 
 
-def register(tournament: Tournament, player: Player) -> Registration:
-    """Register ``player`` with the next free start number; returns the (existing) registration."""
+def register(tournament: Tournament, player: Player, user=None) -> Registration:
+    """Register ``player`` with the next free start number; returns the (existing) registration.
+    Logged as done by ``user`` (:mod:`tournaments.actions`)."""
     with transaction.atomic():
         touch(tournament.pk)  # locks the row: start numbers are given one at a time
         existing = tournament.registrations.filter(player=player).first()
         if existing:
             return existing
         last = tournament.registrations.aggregate(m=Max("start_number"))["m"] or 0
-        return Registration.objects.create(tournament=tournament, player=player, start_number=last + 1)
+        created = Registration.objects.create(tournament=tournament, player=player, start_number=last + 1)
+        if user is not None:  # a director's registration; the demo and benchmarks register thousands
+            actions.log(tournament.pk, actions.Action.REGISTERED, user, detail=f"{player.name} ({created.start_number})")
+        return created
 
 
 def past_tables(tournament: Tournament) -> dict[int, list[list[int]]]:
@@ -161,10 +166,10 @@ def _store_round(tournament, rs, number: int, result, seatings, user, drawn_with
         repeats=[list(p) for p in result.repeats],
         report=report,
     )
-    DrawLog.objects.create(
+    ActionLog.objects.create(
         tournament=tournament,
         round_number=number,
-        action=DrawLog.Action.DRAWN,
+        action=ActionLog.Action.DRAWN,
         seed=result.seed,
         repeats=len(result.repeats),
         detail=" ".join(str(len(s)) for s in seatings),
@@ -219,10 +224,10 @@ def swap_players(rnd: Round, first: Registration, second: Registration, user=Non
         else:
             Seat.objects.filter(pk=a.pk).update(registration=second)
             Seat.objects.filter(pk=b.pk).update(registration=first)
-        DrawLog.objects.create(
+        ActionLog.objects.create(
             tournament=rnd.tournament,
             round_number=rnd.number,
-            action=DrawLog.Action.SWAPPED,
+            action=ActionLog.Action.SWAPPED,
             seed=rnd.seed,
             detail=f"{first.player.name} ↔ {second.player.name}",
             user=acting_user(user),
@@ -246,10 +251,10 @@ def seat_substitute(seat: Seat, substitute: Registration, user=None) -> Seat:
         seat.substitute = substitute
         seat.substitute_from = table.hands.count() + 1
         seat.save(update_fields=["substitute", "substitute_from"])
-        DrawLog.objects.create(
+        ActionLog.objects.create(
             tournament=rnd.tournament,
             round_number=rnd.number,
-            action=DrawLog.Action.SUBSTITUTE,
+            action=ActionLog.Action.SUBSTITUTE,
             detail=f"{seat.registration.player.name} → {substitute.player.name} ({table}, {seat.substitute_from})",
             user=acting_user(user),
         )
@@ -276,10 +281,10 @@ def delete_last_round(tournament: Tournament, user=None, expected: int | None = 
         list(Table.objects.select_for_update().filter(round=rnd))
         if rnd.tables.filter(hands__isnull=False).exists():
             raise DrawRefused(_("Hands are entered in round %(number)s: its seating is locked.") % {"number": rnd.number})
-        DrawLog.objects.create(
+        ActionLog.objects.create(
             tournament=tournament,
             round_number=rnd.number,
-            action=DrawLog.Action.DELETED,
+            action=ActionLog.Action.DELETED,
             seed=rnd.seed,
             repeats=len(rnd.repeats),
             user=acting_user(user),

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from . import views_director as v
-from . import views_import
+from . import views_import, views_organiser
 from scoring.views_exports import ExportView
 
 app_name = "tournaments_director"
@@ -22,6 +22,11 @@ urlpatterns = [
     path("t/<int:pk>/round/<int:number>/substitute/", v.SubstituteView.as_view(), name="substitute"),
     path("t/<int:pk>/round/<int:number>/redraw/", v.RedrawView.as_view(), name="redraw"),
     path("t/<int:pk>/round/<int:number>/table-cards.pdf", ExportView.as_view(), {"identifier": "table-cards"}, name="table_cards_pdf"),
+    path("t/<int:pk>/roles/", views_organiser.RolesView.as_view(), name="roles"),
+    path("t/<int:pk>/roles/remove/", views_organiser.RemoveRoleView.as_view(), name="remove_role"),
+    path("t/<int:pk>/log/", views_organiser.ActionLogView.as_view(), name="action_log"),
+    path("t/<int:pk>/backup/", views_organiser.BackupView.as_view(), name="backup"),
+    path("t/<int:pk>/delete/", views_organiser.DeleteTournamentView.as_view(), name="delete"),
     path("players/", v.PlayerListView.as_view(), name="players"),
     path("players/new/", v.PlayerCreateView.as_view(), name="player_create"),
     path("players/<int:pk>/edit/", v.PlayerUpdateView.as_view(), name="player_edit"),

@@ -12,17 +12,26 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import CreateView, FormView, ListView, UpdateView, View
+from django_tables2 import RequestConfig
 
-
-from . import registration, services
+from . import actions, registration, roles, services
 from .forms import DrawForm, PlayerForm, RegisterPlayersForm, SubstituteForm, SwapForm, TournamentForm
 from .models import Player, Registration, Tournament
-from .permissions import DirectorRequiredMixin
+from .permissions import RoleRequiredMixin, SitePermissionRequiredMixin
 from .posted import whole_number, whole_numbers
 from .tables import PlayerTable, RegistrationTable
-from .versioning import touch, touch_players
+from .versioning import touch_players
 from .views_public import get_round
 
+
+
+PER_PAGE = 100  # the register and a field of 1,000 players stay a page a phone opens
+
+
+def paginated(request, table):
+    """``table`` (django-tables2) paginated by ``?page=``, :data:`PER_PAGE` rows to a page."""
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return table
 
 
 class TournamentMixin:
@@ -36,30 +45,49 @@ class TournamentMixin:
         return super().get_context_data(**kwargs, tournament=self.tournament)
 
 
-class TournamentCreateView(DirectorRequiredMixin, CreateView):
+class TournamentCreateView(SitePermissionRequiredMixin, CreateView):
+    """A new tournament; its creator is its organiser (issue 17)."""
+
+    permission_required = "tournaments.add_tournament"
     model = Tournament
     form_class = TournamentForm
     template_name = "tournaments/form.html"
     extra_context = {"title": gettext_lazy("New tournament")}  # lazy: class attributes are set at import
 
+    def form_valid(self, form):
+        with transaction.atomic():
+            response = super().form_valid(form)
+            roles.create_tournament_roles(self.object, self.request.user)
+        return response
 
-class TournamentUpdateView(DirectorRequiredMixin, UpdateView):
+
+class TournamentUpdateView(RoleRequiredMixin, UpdateView):
+    """The tournament's settings; what changed goes to the action log."""
+
     model = Tournament
     form_class = TournamentForm
     template_name = "tournaments/form.html"
     extra_context = {"title": gettext_lazy("Edit tournament")}
 
+    def form_valid(self, form):
+        with transaction.atomic():
+            response = super().form_valid(form)
+            if form.changed_data:
+                actions.log(self.object.pk, actions.Action.EDITED, self.request.user, detail=", ".join(form.changed_data))
+        return response
 
-class PlayerListView(DirectorRequiredMixin, ListView):
+
+class PlayerListView(SitePermissionRequiredMixin, ListView):
     """The player register: every player with an edit link, and the possible duplicates (same
     name) with a form to merge each group into one player."""
 
+    permission_required = "tournaments.change_player"
     model = Player
     template_name = "tournaments/player_list.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx["table"] = PlayerTable(Player.objects.all())
+        ctx["table"] = paginated(self.request, PlayerTable(Player.objects.all()))
         ctx["form"] = PlayerForm()
         ctx["duplicates"] = registration.duplicate_groups()
         return ctx
@@ -76,21 +104,28 @@ class PlayerFormMixin:
         return reverse("tournaments_director:players")
 
 
-class PlayerUpdateView(DirectorRequiredMixin, PlayerFormMixin, UpdateView):
+class PlayerUpdateView(SitePermissionRequiredMixin, PlayerFormMixin, UpdateView):
     """Edit a player of the register (name, club); his tournaments follow the change."""
 
+    permission_required = "tournaments.change_player"
     extra_context = {"title": gettext_lazy("Edit player")}
 
     def form_valid(self, form):
         with transaction.atomic():
             touch_players([self.object.pk])  # his name is on every tournament he played
-            return super().form_valid(form)
+            before = Player.objects.get(pk=self.object.pk)
+            response = super().form_valid(form)
+            if form.changed_data:
+                changes = ", ".join(f"{f}: {getattr(before, f)} → {getattr(self.object, f)}" for f in form.changed_data)
+                actions.log_players([self.object.pk], actions.Action.PLAYER_EDITED, self.request.user, detail=changes)
+            return response
 
 
-class MergePlayersView(DirectorRequiredMixin, View):
+class MergePlayersView(SitePermissionRequiredMixin, View):
     """Merge duplicates (POST ``keep`` and ``merge``): the merged player's registrations move to
     the kept one and he leaves the register."""
 
+    permission_required = ("tournaments.change_player", "tournaments.delete_player")
     def post(self, request):
         keep = Player.objects.filter(pk=whole_number(request.POST.get("keep"))).first()
         merged = [p for p in Player.objects.filter(pk__in=whole_numbers(request.POST.getlist("merge"))) if keep is None or p.pk != keep.pk]
@@ -99,7 +134,7 @@ class MergePlayersView(DirectorRequiredMixin, View):
             return redirect("tournaments_director:players")
         for player in merged:
             try:
-                moved = registration.merge_players(keep, player)
+                moved = registration.merge_players(keep, player, request.user)
             except registration.RegistrationRefused as refused:
                 messages.error(request, f"{player}: {refused.message}")
             else:
@@ -115,13 +150,14 @@ class MergePlayersView(DirectorRequiredMixin, View):
         return redirect("tournaments_director:players")
 
 
-class PlayerCreateView(DirectorRequiredMixin, PlayerFormMixin, CreateView):
+class PlayerCreateView(SitePermissionRequiredMixin, PlayerFormMixin, CreateView):
     """Add a player to the register; a name (and club) already there is offered first."""
 
+    permission_required = "tournaments.add_player"
     extra_context = {"title": gettext_lazy("New player")}
 
 
-class RegistrationsView(DirectorRequiredMixin, TournamentMixin, FormView):
+class RegistrationsView(RoleRequiredMixin, TournamentMixin, FormView):
     """The tournament's field: registered players; registering more by searching the register as
     you type (``?q=``; htmx asks for the results alone), by a pasted list of names or a new
     player; withdrawing, and removing a registration made by mistake."""
@@ -146,13 +182,13 @@ class RegistrationsView(DirectorRequiredMixin, TournamentMixin, FormView):
         ctx = super().get_context_data(**kwargs)
         regs = self.tournament.registrations.select_related("player")
         seated = registration.seated_registrations(self.tournament)
-        ctx.update(table=RegistrationTable(regs, seated=seated), count=regs.count(), **self.search_context())
+        ctx.update(table=paginated(self.request, RegistrationTable(regs, seated=seated)), count=regs.count(), **self.search_context())
         return ctx
 
     def form_valid(self, form):
         lines = registration.resolve(self.tournament, registration.read_names(form.text()), form.choices())
         try:
-            registered = registration.register_lines(self.tournament, lines)
+            registered = registration.register_lines(self.tournament, lines, self.request.user)
         except registration.RegistrationRefused as refused:
             form.add_error(None, refused.message)
             return self.render_to_response(self.get_context_data(form=form, lines=lines), status=422)
@@ -172,18 +208,18 @@ class RegistrationsView(DirectorRequiredMixin, TournamentMixin, FormView):
         return redirect("tournaments_director:registrations", pk=self.tournament.pk)
 
 
-class RegisterPlayerView(DirectorRequiredMixin, View):
+class RegisterPlayerView(RoleRequiredMixin, View):
     """Register one player of the register found by the search (POST ``player``)."""
 
     def post(self, request, pk):
         tournament = get_object_or_404(Tournament, pk=pk)
         player = get_object_or_404(Player, pk=whole_number(request.POST.get("player")))
-        reg = services.register(tournament, player)
+        reg = services.register(tournament, player, request.user)
         messages.success(request, _("%(name)s is registered with start number %(number)s.") % {"name": player.name, "number": reg.start_number})
         return redirect("tournaments_director:registrations", pk=pk)
 
 
-class RemoveRegistrationView(DirectorRequiredMixin, View):
+class RemoveRegistrationView(RoleRequiredMixin, View):
     """Remove a registration made by mistake (POST), only before the player is seated."""
 
     def post(self, request, pk, reg):
@@ -192,29 +228,26 @@ class RemoveRegistrationView(DirectorRequiredMixin, View):
             messages.info(request, _("That registration is removed already."))
         else:
             try:
-                registration.remove_registration(entry)
+                registration.remove_registration(entry, request.user)
                 messages.success(request, _("%(name)s is no longer registered.") % {"name": entry.player.name})
             except registration.RegistrationRefused as refused:
                 messages.error(request, refused.message)
         return redirect("tournaments_director:registrations", pk=pk)
 
 
-class WithdrawView(DirectorRequiredMixin, View):
+class WithdrawView(RoleRequiredMixin, View):
     """Withdraw a player (POST ``withdrawn=1``) or reinstate him (``withdrawn=0``). Sets, never
     toggles, so a double click withdraws once. A withdrawn player keeps his played rounds."""
 
     def post(self, request, pk, reg):
         entry = get_object_or_404(Registration, pk=reg, tournament_id=pk)
         wanted = request.POST.get("withdrawn")
-        if wanted in ("0", "1") and entry.withdrawn != (wanted == "1"):
-            with transaction.atomic():
-                touch(entry.tournament_id)
-                entry.withdrawn = wanted == "1"
-                entry.save(update_fields=["withdrawn"])
+        if wanted in ("0", "1"):
+            registration.set_withdrawn(entry, wanted == "1", request.user)
         return redirect("tournaments_director:registrations", pk=pk)
 
 
-class DrawRoundView(DirectorRequiredMixin, TournamentMixin, FormView):
+class DrawRoundView(RoleRequiredMixin, TournamentMixin, FormView):
     """Draw the next round's seating (POST); shows the seed field and what will be drawn."""
 
     template_name = "tournaments/draw.html"
@@ -253,7 +286,7 @@ class DrawRoundView(DirectorRequiredMixin, TournamentMixin, FormView):
         return redirect("tournaments:round", pk=self.tournament.pk, number=rnd.number)
 
 
-class DeleteLastRoundView(DirectorRequiredMixin, View):
+class DeleteLastRoundView(RoleRequiredMixin, View):
     """Delete the last round while no hand is entered in it, so it can be drawn again (POST)."""
 
     def post(self, request, pk):
@@ -269,14 +302,14 @@ class DeleteLastRoundView(DirectorRequiredMixin, View):
         return redirect(tournament)
 
 
-class LotsView(DirectorRequiredMixin, View):
+class LotsView(RoleRequiredMixin, View):
     """Record the drawn lots of players level after every tie-break (POST ``lot_<registration>``)."""
 
     def post(self, request, pk):
         tournament = get_object_or_404(Tournament, pk=pk)
         field = forms.IntegerField(required=False, min_value=1, max_value=9999)
         lots = {}
-        for reg in tournament.registrations.all():
+        for reg in tournament.registrations.select_related("player"):
             raw = request.POST.get(f"lot_{reg.pk}")
             if raw is None:
                 continue
@@ -285,16 +318,12 @@ class LotsView(DirectorRequiredMixin, View):
             except ValidationError:
                 messages.error(request, _("A lot must be a whole number from 1 to 9999: “%(value)s”.") % {"value": raw})
                 return redirect("scoring:standings", pk=pk)
-        with transaction.atomic():
-            touch(tournament.pk)
-            for reg, lot in lots.items():
-                reg.lot = lot
-                reg.save(update_fields=["lot"])
+        registration.record_lots(tournament, lots, request.user)
         messages.success(request, _("Lots recorded."))
         return redirect("scoring:standings", pk=pk)
 
 
-class SwapView(DirectorRequiredMixin, View):
+class SwapView(RoleRequiredMixin, View):
     """Swap two players of a round by hand (POST); refused once hands are entered at their tables."""
 
     def post(self, request, pk, number):
@@ -311,7 +340,7 @@ class SwapView(DirectorRequiredMixin, View):
         return redirect("tournaments:round", pk=pk, number=number)
 
 
-class SubstituteView(DirectorRequiredMixin, View):
+class SubstituteView(RoleRequiredMixin, View):
     """A substitute takes over a seat for the rest of the round (POST)."""
 
     def post(self, request, pk, number):
@@ -331,7 +360,7 @@ class SubstituteView(DirectorRequiredMixin, View):
         return redirect("tournaments:round", pk=pk, number=number)
 
 
-class RedrawView(DirectorRequiredMixin, View):
+class RedrawView(RoleRequiredMixin, View):
     """Draw the last round again with a new seed (POST); every attempt stays in the draw log."""
 
     def post(self, request, pk, number):

@@ -17,7 +17,7 @@ from django.views import View
 
 from . import importer
 from .models import Tournament
-from .permissions import DirectorRequiredMixin
+from .permissions import RoleRequiredMixin
 
 MAX_UPLOAD = 1024 * 1024  # 1 MB: thousands of players
 
@@ -40,7 +40,7 @@ def _digest(content: bytes) -> str:
     return hashlib.sha256(content).hexdigest()
 
 
-class ImportPlayersView(DirectorRequiredMixin, View):
+class ImportPlayersView(RoleRequiredMixin, View):
     """GET: the upload form. POST with a file: the preview. POST ``import``: register the players."""
 
     template_name = "tournaments/import.html"
@@ -97,7 +97,7 @@ class ImportPlayersView(DirectorRequiredMixin, View):
             return redirect("tournaments_director:import_players", pk=self.tournament.pk)
         preview = importer.parse_players(stored["name"], content, self.tournament)  # checked again
         try:
-            registrations = importer.import_players(self.tournament, preview)
+            registrations = importer.import_players(self.tournament, preview, request.user)
         except importer.ImportRefused as refused:
             preview.problems = refused.problems
             return self.render(PlayerFileForm(), preview, status=422)

@@ -8,8 +8,8 @@ from django.views.generic import DetailView, ListView, TemplateView
 from scoring.notation_card import notation_card
 
 from .forms import SubstituteForm, SwapForm
-from .models import Round, Seat, Table, Tournament
-from .permissions import is_director
+from .models import ActionLog, Round, Seat, Table, Tournament
+from .permissions import Can
 from .problems import card_labels, translate_problem
 from .public_cache import CachedPublicPage, layout_version
 
@@ -30,6 +30,7 @@ class TournamentDetailView(CachedPublicPage, DetailView):
         t = self.object
         ctx["rounds"] = round_progress(t)
         ctx["registrations"] = t.registrations.filter(withdrawn=False).count()  # the active field
+        ctx["can"] = Can(self.request.user, t.pk)
         ctx["ruleset"] = t.get_ruleset()
         return ctx
 
@@ -111,8 +112,9 @@ class RoundSeatingView(CachedPublicPage, TemplateView):
         ctx = super().get_context_data(**kwargs)
         rnd = get_round(kwargs["pk"], kwargs["number"])
         ctx.update(round_seating(rnd), round=rnd, tournament=rnd.tournament)
-        ctx["log"] = rnd.tournament.draw_log.filter(round_number=rnd.number).select_related("user")
-        if is_director(self.request.user):
+        ctx["log"] = rnd.tournament.actions.filter(round_number=rnd.number, action__in=ActionLog.SEATING).select_related("user")
+        ctx["can"] = can = Can(self.request.user, rnd.tournament_id)
+        if can.direct:
             ctx["swap_form"] = SwapForm(round=rnd)
             ctx["substitute_form"] = SubstituteForm(round=rnd)
             ctx["locked"] = rnd.tables.filter(hands__isnull=False).exists()
@@ -125,10 +127,10 @@ class RulesView(CachedPublicPage, DetailView):
 
     model = Tournament
     template_name = "tournaments/rules.html"
+    context_object_name = "tournament"
 
     def version_for(self, **kwargs):
         return layout_version(kwargs["pk"])
-    context_object_name = "tournament"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)

@@ -95,9 +95,13 @@ class BaseExporter:
 
     def is_heavy(self, tournament: Tournament, params: dict) -> bool:
         """Whether the worker renders it (the request would take seconds): from ``heavy_from``
-        units on, or from the number ``settings.EXPORT_HEAVY_FROM`` gives for its identifier."""
+        units on, or from the number ``settings.EXPORT_HEAVY_FROM`` gives for its identifier; and
+        every export of a field over :data:`FIELD_INLINE_MAX` players (issue 17: a 100,000-player
+        standings PDF rendered inline held a server process for minutes)."""
         limit = settings.EXPORT_HEAVY_FROM.get(self.identifier, self.heavy_from)
-        return limit is not None and self.units(tournament, params) >= limit
+        if limit is not None and self.units(tournament, params) >= limit:
+            return True
+        return tournament.registrations.count() > FIELD_INLINE_MAX
 
     def filename(self, tournament: Tournament, params: dict) -> str:
         """The download's name, e.g. ``cup-schwaz-2026-12-05-round-1-results.pdf``."""
@@ -112,6 +116,8 @@ class BaseExporter:
         """The file's content. ``progress(done, total)`` may be called as the work goes on."""
         raise NotImplementedError
 
+
+FIELD_INLINE_MAX = 1000  # players; a larger field's exports are always rendered by the worker
 
 _registry: dict[str, BaseExporter] = {}
 

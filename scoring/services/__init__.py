@@ -27,7 +27,7 @@ from .errors import HandConflict, HandRejected, RoundLocked
 from .hands import delete_hand, evaluate_record, restore_hand, save_hand
 from .rescoring import Rescored, refresh_seat_scores, rescore_table, table_rows
 from .sheet import Sheet, SheetRow, build_sheet
-from .tables import confirm_sheet, drop_player, end_table, flag_hand, reopen_round, verify_round
+from .tables import confirm_sheet, drop_player, end_table, flag_hand, reopen_round, resolve_flag, verify_round
 
 __all__ = [
     "HandConflict",
@@ -45,6 +45,7 @@ __all__ = [
     "describe",
     "drop_player",
     "end_table",
+    "resolve_flag",
     "evaluate_record",
     "flag_hand",
     "in_numbering",

@@ -7,9 +7,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.models import DrawLog, Round, Table
+from tournaments import actions
+from tournaments.models import ActionLog, Round, Table
 from tournaments.permissions import acting_user
-from tournaments.versioning import touch
+from tournaments.versioning import touch, touch_table
 
 from ..models import HandFlag, SheetConfirmation
 from .context import lock_open_table, seat_name, table_info
@@ -35,10 +36,10 @@ def drop_player(seat, user=None) -> None:
             raise HandRejected([_("This table has played all %(cap)s hands of the round.") % {"cap": info.cap}])
         seat.left_after = played
         seat.save(update_fields=["left_after"])
-        DrawLog.objects.create(
+        ActionLog.objects.create(
             tournament=table.round.tournament,
             round_number=table.round.number,
-            action=DrawLog.Action.LEFT,
+            action=ActionLog.Action.LEFT,
             detail=f"{seat_name(seat)} ({table}, {played})",
             user=acting_user(user),
         )
@@ -48,9 +49,13 @@ def end_table(table: Table, user=None) -> int:
     """The director ends a late table now: its round counts the hands played so far. Returns them.
     Raises :class:`RoundLocked` in a verified round."""
     with transaction.atomic():
-        lock_open_table(table.pk)
+        locked = lock_open_table(table.pk)
         table.ended_after = table.hands.count()
         table.save(update_fields=["ended_after"])
+        actions.log(
+            locked.round.tournament_id, actions.Action.TABLE_ENDED, user,
+            round_number=locked.round.number, detail=f"{table} ({table.ended_after})",
+        )
     return table.ended_after
 
 
@@ -67,8 +72,8 @@ def verify_round(rnd, user=None) -> bool:
             return False
         rnd.verified_at = timezone.now()
         rnd.save(update_fields=["verified_at"])
-        DrawLog.objects.create(
-            tournament_id=rnd.tournament_id, round_number=rnd.number, action=DrawLog.Action.VERIFIED, user=acting_user(user)
+        ActionLog.objects.create(
+            tournament_id=rnd.tournament_id, round_number=rnd.number, action=ActionLog.Action.VERIFIED, user=acting_user(user)
         )
     return True
 
@@ -88,10 +93,10 @@ def reopen_round(rnd, reason: str, user=None) -> bool:
             return False
         rnd.verified_at = None
         rnd.save(update_fields=["verified_at"])
-        DrawLog.objects.create(
+        ActionLog.objects.create(
             tournament_id=rnd.tournament_id,
             round_number=rnd.number,
-            action=DrawLog.Action.REOPENED,
+            action=ActionLog.Action.REOPENED,
             detail=reason,
             user=acting_user(user),
         )
@@ -112,3 +117,21 @@ def flag_hand(hand, comment: str) -> HandFlag:
     with transaction.atomic():
         lock_open_table(hand.table_id)
         return HandFlag.objects.create(hand=hand, comment=comment)
+
+
+def resolve_flag(flag: HandFlag, user=None) -> bool:
+    """The director marks a player's flag on a hand as dealt with. Sets, never toggles: returns
+    whether it changed. Logged with the flag's comment."""
+    with transaction.atomic():
+        touch_table(flag.hand.table_id)
+        current = HandFlag.objects.select_for_update().select_related("hand__table__round").get(pk=flag.pk)
+        if current.resolved:
+            return False
+        current.resolved = flag.resolved = True
+        current.save(update_fields=["resolved"])
+        table = current.hand.table
+        actions.log(
+            table.round.tournament_id, actions.Action.FLAG_RESOLVED, user, round_number=table.round.number,
+            detail=f"{table}, {current.hand.number}: {current.comment}",
+        )
+    return True

@@ -94,3 +94,28 @@ def test_runserver_switches_debug_on(tmp_path):
         server.terminate()
         server.wait(timeout=20)
     assert settings_with(tmp_path)["DEBUG"] is False  # any other start: off
+
+
+def test_check_deploy_is_clean_for_an_https_public_url(tmp_path):
+    # Issue 17: Django's own deployment checklist finds nothing to warn about behind https.
+    left_out = ("DEBUG", "PUBLIC_URL", "REDIS_URL", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    env = {k: v for k, v in os.environ.items() if k not in left_out}  # the browser tests set the last one
+    env |= {"DATA_DIR": str(tmp_path), "PUBLIC_URL": "https://tarock.example.org", "DEBUG": "0"}
+    out = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "no issues" in out.stdout
+
+
+@pytest.mark.django_db
+def test_pages_carry_a_content_security_policy_without_inline_scripts(client, four_table):
+    page = client.get(f"/table/{four_table.pk}/")
+    policy = page["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+    assert "frame-ancestors 'none'" in policy
+    import re
+
+    inline = re.findall(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", page.content.decode())
+    assert inline == []  # every script is a file of this site
+    assert " onclick=" not in page.content.decode()

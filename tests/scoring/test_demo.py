@@ -3,6 +3,7 @@
 from collections import Counter
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from scoring.demo import DEMO_PASSWORD, DEMO_USERNAME, DEMOS, TIROL_DEMO_NAME, build_tirol_demo
@@ -34,11 +35,14 @@ def test_demo_is_a_complete_tirol_tournament(demo, client):
         size = len(hand.scores)
         assert rs.validate(hand.record, size) == []
         assert rs.score(hand.record, size) == hand.scores  # re-scoring gives the stored row
-    assert client.login(username=DEMO_USERNAME, password=DEMO_PASSWORD)
+    response = client.post("/accounts/login/", {"username": DEMO_USERNAME, "password": DEMO_PASSWORD})
+    assert response.status_code == 302  # the demo login works through the login page
 
 
-def test_demo_is_reproducible_and_idempotent(db):
-    # The README's run command: build_demo builds every demo, keeps them, rebuilds them with --reset.
+def test_demo_is_reproducible_and_idempotent(db, settings):
+    # The README's run command (scripts/demo, DEBUG on): build_demo builds every demo, keeps them,
+    # rebuilds them with --reset.
+    settings.DEBUG = True
     call_command("build_demo")
     assert set(Tournament.objects.values_list("name", flat=True)) == {spec.name for spec in DEMOS}
     rows = list(Hand.objects.order_by("table__round__tournament__name", "table__round__number", "table__number", "number").values_list("scores", flat=True))
@@ -47,6 +51,11 @@ def test_demo_is_reproducible_and_idempotent(db):
     call_command("build_demo", "--reset")
     again = list(Hand.objects.order_by("table__round__tournament__name", "table__round__number", "table__number", "number").values_list("scores", flat=True))
     assert again == rows
+    # The demo director organises every demo tournament through his role, not as a superuser.
+    director = get_user_model().objects.get(username=DEMO_USERNAME)
+    assert not director.is_superuser and not director.is_staff
+    assert set(director.tournament_roles.values_list("level", flat=True)) == {"organiser"}
+    assert director.tournament_roles.count() == len(DEMOS)
 
 
 def test_pages_keep_flat_query_counts(demo, client, django_assert_max_num_queries):

@@ -14,7 +14,7 @@ from scoring.models import Hand, HandFlag, SheetConfirmation
 from scoring.raw_rows import RawRowsRejected, save_raw_rows
 from scoring.services import HandConflict, RoundLocked, delete_hand, end_table, save_hand
 from tournaments import services
-from tournaments.models import DrawLog, Player, Round, Tournament
+from tournaments.models import ActionLog, Player, Round, Tournament
 
 
 def manual(table, scores, number=1):
@@ -161,7 +161,7 @@ def test_a_verified_round_is_locked_until_reopened_with_a_reason(director_client
     director_client.post(verify)  # sets, never toggles
     rnd.refresh_from_db()
     assert rnd.verified_at is not None
-    assert DrawLog.objects.filter(action="verified").count() == 1
+    assert ActionLog.objects.filter(action="verified").count() == 1
 
     with pytest.raises(RoundLocked):
         manual(four_table, [2, -2, 0, 0], number=2)
@@ -194,7 +194,7 @@ def test_a_verified_round_is_locked_until_reopened_with_a_reason(director_client
     director_client.post(reopen, {"reason": "Hand 1 mistyped, says table 3"})
     rnd.refresh_from_db()
     assert rnd.verified_at is None
-    log = DrawLog.objects.get(action="reopened")
+    log = ActionLog.objects.get(action="reopened")
     assert log.detail == "Hand 1 mistyped, says table 3" and log.user == director
     save_hand(four_table, {"dealer": 3, "outcome": "manual", "scores": [3, -3, 0, 0]}, hand=hand)
     assert Hand.objects.get().scores == [3, -3, 0, 0]
@@ -211,7 +211,7 @@ def test_two_thousand_players_are_drawn_and_logged(make_tournament):
     t.registrations.bulk_create(t.registrations.model(tournament=t, player=p, start_number=i + 1) for i, p in enumerate(players))
     rnd = services.draw_next_round(t, seed=9)
     assert rnd.tables.count() == 500
-    assert DrawLog.objects.get(tournament=t, action="drawn").detail == " ".join(["4"] * 500)
+    assert ActionLog.objects.get(tournament=t, action="drawn").detail == " ".join(["4"] * 500)
 
 
 # ------------------------------------------------------------------------------------- the board

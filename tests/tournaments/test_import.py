@@ -249,7 +249,6 @@ def test_directors_only(client, make_tournament):
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     response = client.post(url(t), {"file": upload("a.csv", b"Anna;Imst\n")})
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
-    get_user_model().objects.create_user("gast", password="x-123-geheim")
-    client.login(username="gast", password="x-123-geheim")
+    client.force_login(get_user_model().objects.create_user("gast", password="x-123-geheim"))
     assert client.get(url(t)).status_code == 403
     assert Player.objects.count() == 0

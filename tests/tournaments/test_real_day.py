@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from scoring.services import save_hand
 from scoring.standings import compute_standings
 from tournaments import services
-from tournaments.models import DrawLog, Player, Seat
+from tournaments.models import ActionLog, Player, Seat
 
 
 def seat_of(rnd, registration):
@@ -63,7 +63,7 @@ def test_swap_two_players_then_the_lock_after_the_first_hand(director_client, ma
     response = director_client.post(url, {"first": a.pk, "second": b.pk}, follow=True)
     assert "locked" in response.content.decode()
     assert seat_of(rnd, a).table == second  # unchanged
-    assert DrawLog.objects.filter(action="swapped").count() == 2
+    assert ActionLog.objects.filter(action="swapped").count() == 2
 
 
 @pytest.mark.django_db
@@ -73,7 +73,7 @@ def test_redraw_logs_every_attempt_with_its_seed(director_client, make_tournamen
     url = reverse("tournaments_director:redraw", args=[t.pk, 1])
     director_client.post(url)
     director_client.post(url)
-    log = list(t.draw_log.values_list("action", "seed"))
+    log = list(t.actions.values_list("action", "seed"))
     assert [a for a, _ in log] == ["drawn", "deleted", "drawn", "deleted", "drawn"]
     assert log[0][1] == 11 and log[1][1] == 11
     assert t.round_set.get().seed == log[-1][1]
@@ -81,7 +81,7 @@ def test_redraw_logs_every_attempt_with_its_seed(director_client, make_tournamen
     table = t.round_set.get().tables.first()
     save_hand(table, {"dealer": table.first_dealer, "outcome": "struck", "note": "x"})
     director_client.post(url)
-    assert t.draw_log.count() == 5  # refused: the seating is locked
+    assert t.actions.count() == 5  # refused: the seating is locked
 
 
 @pytest.mark.django_db
@@ -156,7 +156,7 @@ def test_a_player_leaves_a_five_table_which_plays_on_as_a_four_table(director_cl
     other = table.seats.get(position=3)
     director_client.post(reverse("scoring_director:drop_player", args=[table.pk]), {"seat": other.pk})
     other.refresh_from_db()
-    assert other.left_after is None and t.draw_log.filter(action="left").count() == 1
+    assert other.left_after is None and t.actions.filter(action="left").count() == 1
     # A tampered seat is not found, not a server error.
     assert director_client.post(reverse("scoring_director:drop_player", args=[table.pk]), {"seat": "x"}).status_code == 404
     sheet = director_client.get(table.get_absolute_url()).context["sheet"]

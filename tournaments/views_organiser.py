@@ -1,0 +1,147 @@
+"""The organiser's pages of a tournament (issue 17): its roles (he gives and takes them), its
+backup archive, deleting it (typed confirmation, a backup written first); and its action log (for
+organisers and directors, filterable)."""
+
+from urllib.parse import urlencode
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.generic import ListView, TemplateView, View
+
+from . import backup, roles
+from .models import ActionLog, Tournament, TournamentRole
+from .permissions import Level, RoleRequiredMixin
+from .posted import whole_number
+
+
+class RoleForm(forms.Form):
+    """Who gets which role: a user name of this site and the role."""
+
+    username = forms.CharField(label=gettext_lazy("User name"), max_length=150)
+    level = forms.ChoiceField(label=gettext_lazy("Role"), choices=TournamentRole.Level.choices)
+
+
+class RolesView(RoleRequiredMixin, TemplateView):
+    """The tournament's roles, and the form that gives one (POST ``username``, ``level``)."""
+
+    required_role = Level.ORGANISER
+    template_name = "tournaments/roles.html"
+
+    def get_context_data(self, **kwargs):
+        tournament = get_object_or_404(Tournament, pk=self.kwargs["pk"])
+        return {
+            **super().get_context_data(**kwargs),
+            "tournament": tournament,
+            "roles": tournament.roles.select_related("user").order_by("level", "user__username"),
+            "form": kwargs.get("form") or RoleForm(),
+        }
+
+    def post(self, request, pk):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        form = RoleForm(request.POST)
+        if form.is_valid():
+            try:
+                role = roles.give_role(tournament, form.cleaned_data["username"], form.cleaned_data["level"], request.user)
+            except roles.RoleRefused as refused:
+                form.add_error(None, refused.message)
+            else:
+                messages.success(
+                    request,
+                    _("%(name)s is %(role)s of this tournament.") % {"name": role.user.get_username(), "role": role.get_level_display()},
+                )
+                return redirect("tournaments_director:roles", pk=pk)
+        return self.render_to_response(self.get_context_data(form=form), status=422)
+
+
+class RemoveRoleView(RoleRequiredMixin, View):
+    """Take a role away (POST ``role``); never the tournament's last organiser."""
+
+    required_role = Level.ORGANISER
+
+    def post(self, request, pk):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        try:
+            if roles.remove_role(tournament, whole_number(request.POST.get("role")), request.user):
+                messages.success(request, _("The role is taken away."))
+            else:
+                messages.info(request, _("That role is taken away already."))
+        except roles.RoleRefused as refused:
+            messages.error(request, refused.message)
+        return redirect("tournaments_director:roles", pk=pk)
+
+
+class BackupView(RoleRequiredMixin, View):
+    """The organiser downloads the tournament as one archive (:mod:`tournaments.backup`), to keep
+    or to restore elsewhere with ``manage.py import_tournament``."""
+
+    required_role = Level.ORGANISER
+
+    def get(self, request, pk):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        response = HttpResponse(backup.export_tournament(tournament), content_type="application/gzip")
+        stamp = timezone.localtime().strftime("%Y-%m-%d-%H%M")
+        response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}-{stamp}.tarock.json.gz"'
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class DeleteTournamentView(RoleRequiredMixin, TemplateView):
+    """Delete the tournament: the organiser types its name to confirm; an archive of it is written
+    to ``DATA_DIR/backups`` first (restorable with ``manage.py import_tournament``)."""
+
+    required_role = Level.ORGANISER
+    template_name = "tournaments/delete.html"
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "tournament": get_object_or_404(Tournament, pk=self.kwargs["pk"])}
+
+    def post(self, request, pk):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if request.POST.get("confirm", "").strip() != tournament.name.strip():
+            messages.error(request, _("Nothing was deleted: type the tournament's name exactly to confirm."))
+            return self.render_to_response(self.get_context_data(), status=422)
+        path = backup.delete_with_backup(tournament)
+        messages.success(
+            request, _("%(name)s is deleted. Its archive is kept in %(path)s.") % {"name": tournament.name, "path": path}
+        )
+        return redirect("tournaments:list")
+
+
+class ActionLogView(RoleRequiredMixin, ListView):
+    """Who did what, when and why in this tournament, newest first; ``?action=``, ``?round=``
+    and ``?user=`` narrow it down. 100 entries to a page."""
+
+    template_name = "tournaments/action_log.html"
+    paginate_by = 100
+
+    def get_queryset(self):
+        entries = ActionLog.objects.filter(tournament_id=self.kwargs["pk"]).select_related("user").order_by("-created", "-pk")
+        self.filters = {
+            "action": self.request.GET.get("action", "") if self.request.GET.get("action") in ActionLog.Action.values else "",
+            "round": whole_number(self.request.GET.get("round")),
+            "user": self.request.GET.get("user", "").strip(),
+        }
+        if self.filters["action"]:
+            entries = entries.filter(action=self.filters["action"])
+        if self.filters["round"] is not None:
+            entries = entries.filter(round_number=self.filters["round"])
+        if self.filters["user"]:
+            entries = entries.filter(user__username=self.filters["user"])
+        return entries
+
+    def get_context_data(self, **kwargs):
+        tournament = get_object_or_404(Tournament, pk=self.kwargs["pk"])
+        query = {k: v for k, v in self.filters.items() if v not in ("", None)}
+        return {
+            **super().get_context_data(**kwargs),
+            "tournament": tournament,
+            "filters": self.filters,
+            "actions": ActionLog.Action.choices,
+            "users": sorted(set(tournament.actions.exclude(user=None).values_list("user__username", flat=True))),
+            "query": urlencode(query),  # kept by the page links
+        }
