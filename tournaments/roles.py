@@ -68,7 +68,8 @@ def give_role(tournament: Tournament, username: str, level: str, by=None) -> Tou
         else:
             role.level = level
             role.save(update_fields=["level"])
-        actions.log(tournament.pk, actions.Action.ROLE_GIVEN, by, detail=f"{user.get_username()}: {level}")
+        # In the words of the organiser who gave it, as the log's other entries.
+        actions.log(tournament.pk, actions.Action.ROLE_GIVEN, by, detail=f"{user.get_username()}: {role.get_level_display()}")
     return role
 
 
@@ -83,7 +84,7 @@ def remove_role(tournament: Tournament, role_id: int, by=None) -> bool:
         if role.level == Level.ORGANISER:
             _keep_an_organiser(tournament, role)
         role.delete()
-        actions.log(tournament.pk, actions.Action.ROLE_REMOVED, by, detail=f"{role.user.get_username()}: {role.level}")
+        actions.log(tournament.pk, actions.Action.ROLE_REMOVED, by, detail=f"{role.user.get_username()}: {role.get_level_display()}")
     return True
 
 

@@ -156,7 +156,7 @@ def test_is_staff_grants_nothing_and_a_superuser_is_every_organiser(day):
 
 
 @pytest.mark.django_db
-def test_the_creator_is_organiser_and_gives_roles(make_tournament):
+def test_the_creator_is_organiser_and_gives_roles(make_tournament, english):
     creator = user("veranstalter")
     creator.groups.add(organisers_group())
     c = client_for(creator)
