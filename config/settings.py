@@ -10,7 +10,7 @@ development defaults:
 - ``SECRET_KEY``: default a random key kept in ``DATA_DIR/secret_key`` (created on first start, so
   logins survive a restart of the venue laptop).
 - ``DATA_DIR``: where the server keeps its own files (the secret key, rendered exports under
-  ``media/``); default ``var/`` beside ``manage.py``.
+  ``media/``, tournament archives under ``backups/``); default ``var/`` beside ``manage.py``.
 - ``PUBLIC_URL``: the address every absolute link and QR code uses (table cards, score sheets,
   private links), e.g. ``https://tarock.example.org``; unset, ``http://<LAN address>:<PORT>`` as
   found at start (see :mod:`config.network`). An ``https://`` address switches on Secure cookies,
@@ -29,6 +29,10 @@ development defaults:
   and compressed copies.
 - ``EXPORT_HEAVY_FROM``: ``results:30,score-sheets:40``, from how many tables an export is
   rendered by the background worker (the exporters' own figures by default).
+- ``LOGIN_FAILURE_LIMIT`` (default 5) and ``LOGIN_LOCKOUT_MINUTES`` (default 15): the login
+  lock-out after wrong passwords for one user name from one address (django-axes).
+- ``EMAIL_HOST`` (unset: e-mail to the console), ``EMAIL_PORT`` (587), ``EMAIL_HOST_USER``,
+  ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS`` (on), ``DEFAULT_FROM_EMAIL``: the password-reset mail.
 """
 
 import datetime
