@@ -44,6 +44,20 @@ class BoardRound:
     def cap(self) -> int:
         return sum(c.cap for c in self.cells)
 
+    @property
+    def time_up(self) -> bool:
+        """Whether the round's clock has run out (issue 18)."""
+        from django.utils import timezone
+
+        from tournaments.clock import OVER, clock_of
+
+        return clock_of(self.round).state(timezone.now()) == OVER
+
+    @property
+    def late(self) -> list:
+        """The tables still playing: neither every hand played nor ended by the director."""
+        return [c for c in self.cells if not c.complete and c.table.ended_after is None]
+
 
 @dataclass
 class Board:

@@ -177,6 +177,13 @@ class Round(models.Model):
         blank=True,
         help_text=_("Table sizes, repeat meetings with the rounds they met before, the lowest number of repeats found."),
     )
+    # The round's clock (issue 18; tournaments.clock): minutes given at the start, when it started,
+    # since when it is paused, how long it was paused before, minutes added.
+    clock_minutes = models.PositiveIntegerField(_("minutes on the clock"), null=True, blank=True)
+    clock_started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
+    clock_paused_at = models.DateTimeField(_("clock paused"), null=True, blank=True)
+    clock_paused_seconds = models.PositiveIntegerField(_("seconds paused"), default=0)
+    clock_extra_minutes = models.PositiveIntegerField(_("minutes added"), default=0)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -297,6 +304,10 @@ class ActionLog(models.Model):
         ROLE_GIVEN = "role_given", _("role given")
         ROLE_REMOVED = "role_removed", _("role removed")
         CREATED = "created", _("tournament created")
+        CLOCK_STARTED = "clock_started", _("clock started")
+        CLOCK_PAUSED = "clock_paused", _("clock paused")
+        CLOCK_RESUMED = "clock_resumed", _("clock resumed")
+        CLOCK_EXTENDED = "clock_extended", _("time added")
 
     # What the seating page of a round lists under its draw report.
     SEATING = (Action.DRAWN, Action.DELETED, Action.SWAPPED, Action.SUBSTITUTE, Action.LEFT, Action.VERIFIED, Action.REOPENED)

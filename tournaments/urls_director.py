@@ -3,7 +3,7 @@
 from django.urls import path
 
 from . import views_director as v
-from . import views_import, views_organiser
+from . import views_clock, views_import, views_organiser
 from scoring.views_exports import ExportView
 
 app_name = "tournaments_director"
@@ -27,6 +27,7 @@ urlpatterns = [
     path("t/<int:pk>/log/", views_organiser.ActionLogView.as_view(), name="action_log"),
     path("t/<int:pk>/backup/", views_organiser.BackupView.as_view(), name="backup"),
     path("t/<int:pk>/delete/", views_organiser.DeleteTournamentView.as_view(), name="delete"),
+    path("rounds/<int:pk>/clock/", views_clock.ClockView.as_view(), name="clock"),
     path("players/", v.PlayerListView.as_view(), name="players"),
     path("players/new/", v.PlayerCreateView.as_view(), name="player_create"),
     path("players/<int:pk>/edit/", v.PlayerUpdateView.as_view(), name="player_edit"),

@@ -301,6 +301,8 @@ class Ruleset:
     sitting_out_pays = False
     default_rounds: int
     default_hands_per_round: int
+    # Minutes on a round's clock when the director starts it without saying (``None``: he sets it).
+    default_round_minutes: int | None = None
     uses_history = False
     uses_blatt = False
     tiebreaks: tuple[str, ...] = ("best_rounds", "lots")

@@ -147,6 +147,7 @@ class BledRuleset(ThreeHandedTables, Ruleset):
     sitting_out_pays = False  # the resting dealer of a 4-table scores 0, Klop included (§1)
     default_rounds = 4  # §1 Decision: 4 rounds of 21 hands
     default_hands_per_round = 21
+    default_round_minutes = 90  # §1 Decision: "21 deals in 90 minutes"
     seat_card_set = SEAT_CARDS  # the dealer of a 4-table rests in every hand, Klop included (§1)
     bonuses = BONUSES
     contracts = CONTRACTS

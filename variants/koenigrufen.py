@@ -110,6 +110,7 @@ class Edition:
     valat_multiplies: bool = False
     announced_valat_excludes: tuple[str, ...] = ()
     default_rounds: int = 3
+    round_minutes: int | None = None  # the round's time limit, if the edition's rules give one
     tiebreaks: tuple[str, ...] = ("best_rounds", "lots")
     notes: tuple[str, ...] = field(default=())
     options: tuple[Option, ...] = ()  # options beyond failed_silent_birds_count, all editions
@@ -172,6 +173,7 @@ class KoenigrufenRuleset(Ruleset):
             self.bonuses = tuple(replace(b, silent=1) if b.key in SACKS else b for b in spec.bonuses)
         self.default_rounds = spec.default_rounds
         self.default_hands_per_round = spec.hands_per_round
+        self.default_round_minutes = spec.round_minutes
         self.tiebreaks = spec.tiebreaks
         self._contracts = {c.key: c for c in self.contracts}
         self._bonuses = {b.key: b for b in self.bonuses}
@@ -793,6 +795,7 @@ WTC_2020 = Edition(
     edition="2020",
     name="Wiener Tarockcup",
     source="WTC Tarife und Regeln 2020 (koenigrufen.md §1, §2)",
+    round_minutes=120,  # "2 hours per round" (tournament-formats.md §1, sources)
     contracts=(
         # koenigrufen.md §2 table, bidding order ascending
         Contract("rufer", "Rufer", 1, "king_call", vorhand_only=True, code="r"),
@@ -830,6 +833,7 @@ WTC_2009 = Edition(
     edition="2009",
     name="Wiener Tarockcup",
     source="Dummett & McLeod, supplement 18.10 (koenigrufen.md §1, §3)",
+    round_minutes=120,  # "2 hours per round" (tournament-formats.md §1, sources)
     contracts=(
         # koenigrufen.md §3 table
         Contract("rufer", "Rufer", 1, "king_call", vorhand_only=True, code="r"),

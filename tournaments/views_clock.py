@@ -1,0 +1,35 @@
+"""The director's clock commands for a round (issue 18): start, pause, resume, add time (POST)."""
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect
+from django.views.generic import View
+
+from . import clock
+from .models import Round
+from .permissions import RoleRequiredMixin
+from .posted import whole_number
+
+
+class ClockView(RoleRequiredMixin, View):
+    """POST ``action`` = ``start`` (with ``minutes``), ``pause``, ``resume`` or ``extend`` (with
+    ``minutes`` and ``extra_was``, the minutes added so far as the page showed them); back to the
+    board."""
+
+    tournament_from = ("round", "pk")
+
+    def post(self, request, pk):
+        rnd = get_object_or_404(Round, pk=pk)
+        action = request.POST.get("action")
+        minutes = whole_number(request.POST.get("minutes")) or 0
+        try:
+            if action == "start":
+                clock.start_clock(rnd, minutes, request.user)
+            elif action == "pause":
+                clock.pause_clock(rnd, request.user)
+            elif action == "resume":
+                clock.resume_clock(rnd, request.user)
+            elif action == "extend":
+                clock.extend_clock(rnd, minutes, request.user, expected_extra=whole_number(request.POST.get("extra_was")))
+        except clock.ClockRefused as refused:
+            messages.error(request, refused.message)
+        return redirect("scoring_director:board", pk=rnd.tournament_id)
