@@ -8,6 +8,8 @@ urlpatterns = [
     path("table/<int:pk>/", v.SheetView.as_view(), name="sheet"),
     path("sheet/<str:token>/", v.PrivateSheetView.as_view(), name="private_sheet"),
     path("t/<int:pk>/standings/", v.StandingsView.as_view(), name="standings"),
+    path("t/<int:pk>/players/", v.PlayerNamesView.as_view(), name="player_names"),
+    path("t/<int:pk>/players/<int:reg>/", v.PlayerPageView.as_view(), name="player"),
     # Every download goes through one view (scoring.exporters); the named addresses are the ones
     # printed and bookmarked so far.
     path("t/<int:pk>/export/<slug:identifier>/", ExportView.as_view(), name="export"),

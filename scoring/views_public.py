@@ -4,15 +4,16 @@
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.generic import DetailView, View
+from django.views.generic import DetailView, TemplateView, View
 
-from tournaments.models import Table, Tournament
+from tournaments.models import Registration, Table, Tournament
 from tournaments.permissions import Can
 from tournaments.public_cache import CachedPublicPage, table_version
 
 from .forms import FlagForm, HandForm
 from .models import HandFlag
 from .notation_card import notation_card
+from .player_page import player_page
 from .services import RoundLocked, build_sheet, confirm_sheet, flag_hand
 from .standings import compute_standings
 
@@ -122,3 +123,35 @@ class StandingsView(CachedPublicPage, DetailView):
         return ctx
 
 
+
+
+class PlayerNamesView(CachedPublicPage, DetailView):
+    """"Find my name": every registered player of the tournament, filtered as you type, each a
+    link to his own page. The seating list's QR code leads here."""
+
+    model = Tournament
+    template_name = "scoring/player_names.html"
+    context_object_name = "tournament"
+
+    def get_context_data(self, **kwargs):
+        return {
+            **super().get_context_data(**kwargs),
+            "registrations": self.object.registrations.select_related("player").order_by("player__name", "start_number"),
+        }
+
+
+class PlayerPageView(CachedPublicPage, TemplateView):
+    """A player's own page (:mod:`scoring.player_page`): this round's table, seat, card and
+    tablemates, his hands and running totals, his round scores, rank and its change."""
+
+    template_name = "scoring/player_page.html"
+
+    def get_context_data(self, **kwargs):
+        registration = get_object_or_404(
+            Registration.objects.select_related("player", "tournament"), pk=kwargs["reg"], tournament_id=kwargs["pk"]
+        )
+        return {
+            **super().get_context_data(**kwargs),
+            "tournament": registration.tournament,
+            "page": player_page(registration),
+        }

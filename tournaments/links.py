@@ -15,3 +15,16 @@ def absolute(path: str) -> str:
 def private_link(token: str) -> str:
     """The absolute private link of the table with ``token`` (its players' sheet, no login)."""
     return absolute(reverse("scoring:private_sheet", args=[token]))
+
+
+def player_names_link(tournament_id: int) -> str:
+    """The absolute link of the tournament's "find my name" page (every player's own page)."""
+    return absolute(reverse("scoring:player_names", args=[tournament_id]))
+
+
+def qr_png(url: str, scale: int = 3) -> str:
+    """A QR code of ``url`` as a PNG data URI: for the prints (WeasyPrint draws a PNG at once)
+    and the pages (the Content-Security-Policy allows ``data:`` images)."""
+    import segno
+
+    return segno.make(url, error="m").png_data_uri(scale=scale)

@@ -9,6 +9,7 @@ from scoring.notation_card import notation_card
 
 from .forms import SubstituteForm, SwapForm
 from .models import ActionLog, Round, Seat, Table, Tournament
+from .links import player_names_link, qr_png
 from .permissions import Can
 from .problems import card_labels, translate_problem
 from .public_cache import CachedPublicPage, layout_version
@@ -113,6 +114,8 @@ class RoundSeatingView(CachedPublicPage, TemplateView):
         rnd = get_round(kwargs["pk"], kwargs["number"])
         ctx.update(round_seating(rnd), round=rnd, tournament=rnd.tournament)
         ctx["log"] = rnd.tournament.actions.filter(round_number=rnd.number, action__in=ActionLog.SEATING).select_related("user")
+        ctx["names_url"] = player_names_link(rnd.tournament_id)
+        ctx["names_qr"] = qr_png(ctx["names_url"])
         ctx["can"] = can = Can(self.request.user, rnd.tournament_id)
         if can.direct:
             ctx["swap_form"] = SwapForm(round=rnd)

@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.links import private_link
+from tournaments.links import player_names_link, private_link, qr_png
 from tournaments.models import Table
 from tournaments.pdf import html_parts_to_pdf, render_pdf
 
@@ -114,7 +114,11 @@ class SeatingList(BaseExporter):
         from tournaments.views_public import round_seating
 
         rnd = self.round(tournament, params)
-        return render_pdf("tournaments/seating_pdf.html", {"round": rnd, "tournament": tournament, **round_seating(rnd)})
+        names = player_names_link(tournament.pk)
+        return render_pdf(
+            "tournaments/seating_pdf.html",
+            {"round": rnd, "tournament": tournament, "names_url": names, "names_qr": qr_png(names), **round_seating(rnd)},
+        )
 
 
 @register
