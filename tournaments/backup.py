@@ -17,7 +17,6 @@ or a newer version is refused with :class:`BackupRefused`, and nothing is writte
 
 from __future__ import annotations
 
-import datetime
 import gzip
 import hashlib
 import io
@@ -29,7 +28,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
-from django.db.models import JSONField
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -47,23 +45,26 @@ class BackupRefused(Exception):
 
 
 def _models():
-    """``(key, model, {foreign key attname: key of the table it points to or "user"})`` in the order
-    they are written and restored (parents first)."""
+    """``(key, model, {foreign key attname: key of the table it points to or "user"}, the lookup
+    from the model to its tournament's id)`` in the order they are written and restored (parents
+    first)."""
     from scoring.models import Hand, HandFlag, SheetConfirmation
 
     from .models import ActionLog, Registration, Round, Seat, Table, TournamentRole
 
+    at_table = "table__round__tournament_id"
     return [
-        ("registrations", Registration, {"tournament_id": "tournament", "player_id": "players"}),
-        ("rounds", Round, {"tournament_id": "tournament"}),
-        ("tables", Table, {"round_id": "rounds"}),
-        ("seats", Seat, {"table_id": "tables", "registration_id": "registrations", "substitute_id": "registrations"}),
-        ("hands", Hand, {"table_id": "tables", "entered_by_id": "user"}),
-        ("hand_history", Hand.history.model, {"id": "hands", "table_id": "tables", "entered_by_id": "user", "history_user_id": "user"}),
-        ("flags", HandFlag, {"hand_id": "hands"}),
-        ("confirmations", SheetConfirmation, {"table_id": "tables"}),
-        ("actions", ActionLog, {"tournament_id": "tournament", "user_id": "user"}),
-        ("roles", TournamentRole, {"tournament_id": "tournament", "user_id": "user"}),
+        ("registrations", Registration, {"tournament_id": "tournament", "player_id": "players"}, "tournament_id"),
+        ("rounds", Round, {"tournament_id": "tournament"}, "tournament_id"),
+        ("tables", Table, {"round_id": "rounds"}, "round__tournament_id"),
+        ("seats", Seat, {"table_id": "tables", "registration_id": "registrations", "substitute_id": "registrations"}, at_table),
+        ("hands", Hand, {"table_id": "tables", "entered_by_id": "user"}, at_table),
+        # Its own key is history_id; "id" is the hand's.
+        ("hand_history", Hand.history.model, {"id": "hands", "table_id": "tables", "entered_by_id": "user", "history_user_id": "user"}, at_table),
+        ("flags", HandFlag, {"hand_id": "hands"}, "hand__table__round__tournament_id"),
+        ("confirmations", SheetConfirmation, {"table_id": "tables"}, at_table),
+        ("actions", ActionLog, {"tournament_id": "tournament", "user_id": "user"}, "tournament_id"),
+        ("roles", TournamentRole, {"tournament_id": "tournament", "user_id": "user"}, "tournament_id"),
     ]
 
 
@@ -81,32 +82,14 @@ def _canonical(data: dict) -> bytes:
 
 def export_tournament(tournament) -> bytes:
     """The archive of ``tournament`` (gzip-compressed JSON, see the module's docstring)."""
-    from scoring.models import Hand
-
     from config.network import release
 
     from .models import Player, Tournament
 
-    t = tournament.pk
-    wheres = {
-        "registrations": {"tournament_id": t},
-        "rounds": {"tournament_id": t},
-        "tables": {"round__tournament_id": t},
-        "seats": {"table__round__tournament_id": t},
-        "hands": {"table__round__tournament_id": t},
-        "hand_history": {"table__round__tournament_id": t},
-        "flags": {"hand__table__round__tournament_id": t},
-        "confirmations": {"table__round__tournament_id": t},
-        "actions": {"tournament_id": t},
-        "roles": {"tournament_id": t},
-    }
     user_ids: set[int] = set()
-    data: dict = {"tournament": _rows(Tournament, pk=t)[0]}
-    for key, model, links in _models():
-        if key == "hand_history":
-            rows = list(Hand.history.filter(**wheres[key]).order_by("history_id").values(*_fields(model)))
-        else:
-            rows = _rows(model, **wheres[key])
+    data: dict = {"tournament": _rows(Tournament, pk=tournament.pk)[0]}
+    for key, model, links, to_tournament in _models():
+        rows = _rows(model, **{to_tournament: tournament.pk})
         for row in rows:
             user_ids.update(row[a] for a, target in links.items() if target == "user" and row[a] is not None)
         data[key] = rows
@@ -159,16 +142,25 @@ def _stamped_fields(model) -> list[str]:
     return [f.attname for f in model._meta.concrete_fields if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False)]
 
 
-def _value(model, attname, value):
-    field = next(f for f in model._meta.concrete_fields if f.attname == attname)
-    if value is None:
-        return None
-    if isinstance(field, JSONField):
-        return value
-    if field.get_internal_type() == "DateTimeField" and isinstance(value, str):
-        parsed = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
-        return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, datetime.timezone.utc)
-    return field.to_python(value)
+def write_archive(tournament, path: Path) -> int:
+    """Write the archive of ``tournament`` to ``path`` under a temporary name first, so a killed
+    export never leaves half an archive under the name; returns its size in bytes."""
+    content = export_tournament(tournament)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(content)
+    partial.replace(path)
+    return len(content)
+
+
+def _field_map(model) -> dict:
+    """``{attname: field}`` of the model's concrete fields (looked up once per model, not per value)."""
+    return {f.attname: f for f in model._meta.concrete_fields}
+
+
+def _value(fields: dict, attname: str, value):
+    """An archive's value as the field stores it: ISO dates and times read back (aware, as written),
+    JSON and numbers as they are."""
+    return None if value is None else fields[attname].to_python(value)
 
 
 def import_tournament(content: bytes, user=None):
@@ -184,7 +176,8 @@ def import_tournament(content: bytes, user=None):
         users = {int(k): v for k, v in data["users"].items()}
         known_users = dict(User.objects.filter(username__in=users.values()).values_list("username", "pk"))
         with transaction.atomic():
-            fields = {k: _value(Tournament, k, v) for k, v in data["tournament"].items() if k not in ("id", "data_version", "layout_version")}
+            own = _field_map(Tournament)
+            fields = {k: _value(own, k, v) for k, v in data["tournament"].items() if k not in ("id", "data_version", "layout_version")}
             tournament = Tournament.objects.create(**fields)
             Tournament.objects.filter(pk=tournament.pk).update(**{k: fields[k] for k in _stamped_fields(Tournament)})
             ids: dict[str, dict[int, int]] = {"tournament": {data["tournament"]["id"]: tournament.pk}, "players": {}}
@@ -194,9 +187,10 @@ def import_tournament(content: bytes, user=None):
                 ids["players"][row["id"]] = (match or Player.objects.create(name=row["name"], club=row["club"])).pk
             tokens = set(Table.objects.values_list("token", flat=True))
             has_role = set(tournament.roles.values_list("user_id", flat=True))
-            for key, model, links in _models():
+            for key, model, links, _to_tournament in _models():
                 rows, olds, stamps = [], [], []
                 stamped = _stamped_fields(model)
+                model_fields = _field_map(model)
                 for row in data[key]:
                     values = {}
                     for attname, value in row.items():
@@ -205,7 +199,7 @@ def import_tournament(content: bytes, user=None):
                             value = known_users.get(users.get(value)) if value is not None else None
                         elif target is not None and value is not None:
                             value = ids[target][value]
-                        values[attname] = _value(model, attname, value)
+                        values[attname] = _value(model_fields, attname, value)
                     if key == "roles" and (values["user_id"] is None or values["user_id"] in has_role):
                         continue  # no such user here, or he has a role in it already
                     if key == "hand_history":
@@ -239,9 +233,7 @@ def delete_with_backup(tournament) -> Path:
     folder = Path(settings.DATA_DIR) / "backups"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"tournament-{tournament.pk}-deleted-{timezone.now():%Y%m%d-%H%M%S}.tarock.json.gz"
-    partial = path.with_name(path.name + ".partial")
-    partial.write_bytes(export_tournament(tournament))
-    partial.replace(path)
+    write_archive(tournament, path)
     with transaction.atomic():
         Hand.objects.filter(table__round__tournament=tournament).delete()  # before their seats' players
         tournament.round_set.all().delete()

@@ -3,7 +3,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from tournaments.backup import export_tournament
+from tournaments.backup import write_archive
 from tournaments.models import Tournament
 
 
@@ -27,9 +27,7 @@ class Command(BaseCommand):
             path = folder / f"tournament-{tournament.pk}-v{tournament.data_version:06d}.tarock.json.gz"
             if path.exists():
                 continue
-            partial = path.with_name(path.name + ".partial")
-            partial.write_bytes(export_tournament(tournament))
-            partial.replace(path)
+            write_archive(tournament, path)
             written += 1
             for old in sorted(folder.glob(f"tournament-{tournament.pk}-v*.tarock.json.gz"))[:-keep]:
                 old.unlink()

@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.backup import export_tournament
+from tournaments.backup import write_archive
 from tournaments.models import Tournament
 
 
@@ -17,9 +17,5 @@ class Command(BaseCommand):
         found = Tournament.objects.filter(pk=tournament).first()
         if found is None:
             raise CommandError(f"There is no tournament {tournament}.")
-        content = export_tournament(found)
-        path = Path(output)
-        partial = path.with_name(path.name + ".partial")
-        partial.write_bytes(content)
-        partial.replace(path)  # a killed export never leaves half an archive under the name
-        self.stdout.write(self.style.SUCCESS(f"{found.name}: {len(content) // 1024} KB written to {path}"))
+        size = write_archive(found, Path(output))
+        self.stdout.write(self.style.SUCCESS(f"{found.name}: {size // 1024} KB written to {output}"))
