@@ -31,17 +31,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .errors import Refused
+
 FORMAT = "tarock-tournament"
 VERSION = 1
 MAX_ARCHIVE_BYTES = 200 * 1024 * 1024  # unpacked: a 1,000-player day is about 15 MB
 
 
-class BackupRefused(Exception):
+class BackupRefused(Refused):
     """An archive that cannot be restored; ``message`` says why, translated."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 def _models():

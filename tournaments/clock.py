@@ -14,6 +14,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
+from .errors import Refused
+
 NOT_STARTED, RUNNING, PAUSED, OVER = "not_started", "running", "paused", "over"
 
 
@@ -64,12 +66,8 @@ def clock_of(rnd) -> Clock:
     return Clock(rnd.clock_minutes, rnd.clock_started_at, rnd.clock_paused_at, rnd.clock_paused_seconds, rnd.clock_extra_minutes)
 
 
-class ClockRefused(Exception):
+class ClockRefused(Refused):
     """A clock command that does not apply now; ``message`` says why, translated."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 def _command(rnd, change, action, user, detail=""):

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from variants.notation import fold as fold_letters
 
 from . import actions
+from .errors import Refused
 from .models import Player, Registration, Seat, Tournament, bidi_problem
 from .versioning import touch, touch_players
 
@@ -35,12 +36,8 @@ SEARCH_LIMIT = 20
 _CLUB_IN_BRACKETS = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
 
 
-class RegistrationRefused(Exception):
+class RegistrationRefused(Refused):
     """Nothing was registered, removed or merged; ``message`` says why."""
-
-    def __init__(self, message: str):
-        self.message = message
-        super().__init__(message)
 
 
 def fold(text: str) -> str:

@@ -8,18 +8,15 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from . import actions
+from .errors import Refused
 from .models import Tournament, TournamentRole
 from .versioning import touch
 
 Level = TournamentRole.Level
 
 
-class RoleRefused(Exception):
+class RoleRefused(Refused):
     """A role change that cannot be made; ``message`` says why, translated."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 ORGANISERS = "Organisers"

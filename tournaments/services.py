@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from scoring.standings import standings_order, table_states
 
 from .draw import SeatingImpossible, draw_with_mode
+from .errors import Refused
 from . import actions
 from .permissions import acting_user
 from .versioning import touch
@@ -21,12 +22,8 @@ from .problems import translate_problem
 from .models import ActionLog, Player, Registration, Round, Seat, Table, Tournament
 
 
-class DrawRefused(Exception):
+class DrawRefused(Refused):
     """The round cannot be drawn; ``message`` says why in words a director understands."""
-
-    def __init__(self, message):
-        self.message = message
-        super().__init__(str(message))
 
 
 class AlreadyDone(DrawRefused):
