@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .models import ActionLog
 from .permissions import acting_user
+from .versioning import tournaments_of_players
 
 Action = ActionLog.Action
 
@@ -32,9 +33,5 @@ def log(tournament_id: int, action: str, user=None, *, round_number: int | None 
 def log_players(player_ids, action: str, user=None, *, detail: str = "") -> None:
     """:func:`log` ``action`` in every tournament in which one of ``player_ids`` is registered (a
     player's change shows on all of them)."""
-    from .models import Tournament
-
-    for tournament_id in sorted(
-        set(Tournament.objects.filter(registrations__player__in=list(player_ids)).values_list("pk", flat=True))
-    ):
+    for tournament_id in tournaments_of_players(player_ids):
         log(tournament_id, action, user, detail=detail)

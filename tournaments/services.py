@@ -16,10 +16,9 @@ from scoring.standings import standings_order, table_states
 from .draw import SeatingImpossible, draw_with_mode
 from .errors import Refused
 from . import actions
-from .permissions import acting_user
 from .versioning import touch
 from .problems import translate_problem
-from .models import ActionLog, Player, Registration, Round, Seat, Table, Tournament
+from .models import Player, Registration, Round, Seat, Table, Tournament
 
 
 class DrawRefused(Refused):
@@ -163,14 +162,9 @@ def _store_round(tournament, rs, number: int, result, seatings, user, drawn_with
         repeats=[list(p) for p in result.repeats],
         report=report,
     )
-    ActionLog.objects.create(
-        tournament=tournament,
-        round_number=number,
-        action=ActionLog.Action.DRAWN,
-        seed=result.seed,
-        repeats=len(result.repeats),
-        detail=" ".join(str(len(s)) for s in seatings),
-        user=acting_user(user),
+    actions.log(
+        tournament.pk, actions.Action.DRAWN, user, round_number=number, seed=result.seed,
+        repeats=len(result.repeats), detail=" ".join(str(len(s)) for s in seatings),
     )
     seats = []
     for index, seating in enumerate(seatings):
@@ -221,13 +215,9 @@ def swap_players(rnd: Round, first: Registration, second: Registration, user=Non
         else:
             Seat.objects.filter(pk=a.pk).update(registration=second)
             Seat.objects.filter(pk=b.pk).update(registration=first)
-        ActionLog.objects.create(
-            tournament=rnd.tournament,
-            round_number=rnd.number,
-            action=ActionLog.Action.SWAPPED,
-            seed=rnd.seed,
+        actions.log(
+            rnd.tournament_id, actions.Action.SWAPPED, user, round_number=rnd.number, seed=rnd.seed,
             detail=f"{first.player.name} ↔ {second.player.name}",
-            user=acting_user(user),
         )
 
 
@@ -248,12 +238,9 @@ def seat_substitute(seat: Seat, substitute: Registration, user=None) -> Seat:
         seat.substitute = substitute
         seat.substitute_from = table.hands.count() + 1
         seat.save(update_fields=["substitute", "substitute_from"])
-        ActionLog.objects.create(
-            tournament=rnd.tournament,
-            round_number=rnd.number,
-            action=ActionLog.Action.SUBSTITUTE,
+        actions.log(
+            rnd.tournament_id, actions.Action.SUBSTITUTE, user, round_number=rnd.number,
             detail=f"{seat.registration.player.name} → {substitute.player.name} ({table}, {seat.substitute_from})",
-            user=acting_user(user),
         )
     return seat
 
@@ -278,13 +265,8 @@ def delete_last_round(tournament: Tournament, user=None, expected: int | None = 
         list(Table.objects.select_for_update().filter(round=rnd))
         if rnd.tables.filter(hands__isnull=False).exists():
             raise DrawRefused(_("Hands are entered in round %(number)s: its seating is locked.") % {"number": rnd.number})
-        ActionLog.objects.create(
-            tournament=tournament,
-            round_number=rnd.number,
-            action=ActionLog.Action.DELETED,
-            seed=rnd.seed,
-            repeats=len(rnd.repeats),
-            user=acting_user(user),
+        actions.log(
+            tournament.pk, actions.Action.DELETED, user, round_number=rnd.number, seed=rnd.seed, repeats=len(rnd.repeats)
         )
         rnd.delete()
 

@@ -47,13 +47,15 @@ def touch_table(table_id: int, *, hands_only: bool = False) -> None:
     Tournament.objects.filter(round_set__tables=table_id).update(**_bumps(hands_only))
 
 
+def tournaments_of_players(player_ids: Iterable[int]) -> list[int]:
+    """Ids of the tournaments in which one of ``player_ids`` is registered, in order."""
+    return sorted(set(Tournament.objects.filter(registrations__player__in=list(player_ids)).values_list("pk", flat=True)))
+
+
 def touch_players(player_ids: Iterable[int]) -> None:
     """:func:`touch` for every tournament in which one of ``player_ids`` is registered (a player's
     name is on all their pages), in the order of their ids."""
-    ids = sorted(
-        set(Tournament.objects.filter(registrations__player__in=list(player_ids)).values_list("pk", flat=True))
-    )
-    for tournament_id in ids:
+    for tournament_id in tournaments_of_players(player_ids):
         touch(tournament_id)
 
 

@@ -8,8 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import actions
-from tournaments.models import ActionLog, Round, Table
-from tournaments.permissions import acting_user
+from tournaments.models import Round, Table
 from tournaments.versioning import touch, touch_table
 
 from ..models import HandFlag, SheetConfirmation
@@ -36,12 +35,9 @@ def drop_player(seat, user=None) -> None:
             raise HandRejected([_("This table has played all %(cap)s hands of the round.") % {"cap": info.cap}])
         seat.left_after = played
         seat.save(update_fields=["left_after"])
-        ActionLog.objects.create(
-            tournament=table.round.tournament,
-            round_number=table.round.number,
-            action=ActionLog.Action.LEFT,
+        actions.log(
+            table.round.tournament_id, actions.Action.LEFT, user, round_number=table.round.number,
             detail=f"{seat_name(seat)} ({table}, {played})",
-            user=acting_user(user),
         )
 
 
@@ -72,9 +68,7 @@ def verify_round(rnd, user=None) -> bool:
             return False
         rnd.verified_at = timezone.now()
         rnd.save(update_fields=["verified_at"])
-        ActionLog.objects.create(
-            tournament_id=rnd.tournament_id, round_number=rnd.number, action=ActionLog.Action.VERIFIED, user=acting_user(user)
-        )
+        actions.log(rnd.tournament_id, actions.Action.VERIFIED, user, round_number=rnd.number)
     return True
 
 
@@ -93,13 +87,7 @@ def reopen_round(rnd, reason: str, user=None) -> bool:
             return False
         rnd.verified_at = None
         rnd.save(update_fields=["verified_at"])
-        ActionLog.objects.create(
-            tournament_id=rnd.tournament_id,
-            round_number=rnd.number,
-            action=ActionLog.Action.REOPENED,
-            detail=reason,
-            user=acting_user(user),
-        )
+        actions.log(rnd.tournament_id, actions.Action.REOPENED, user, round_number=rnd.number, detail=reason)
     return True
 
 
