@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db.models import Count
 
 from tournaments.models import Seat, Table, Tournament
+from tournaments.services import tables_with_counts
 
 from .models import HandFlag, SheetConfirmation
 
@@ -72,12 +72,7 @@ class Board:
 def build_board(tournament: Tournament) -> Board:
     """The board of ``tournament``: one :class:`BoardRound` per drawn round with each table's
     running totals, and the number of active players (seven queries)."""
-    tables = list(
-        Table.objects.filter(round__tournament=tournament)
-        .select_related("round")
-        .annotate(size=Count("seats", distinct=True), played=Count("hands", distinct=True))
-        .order_by("round__number", "number")
-    )
+    tables = tables_with_counts(tournament)
     flags = Counter(
         HandFlag.objects.filter(hand__table__round__tournament=tournament, resolved=False).values_list(
             "hand__table_id", flat=True
