@@ -22,13 +22,12 @@ def sheet_context(table: Table, form: HandForm | None = None, editing=None, can:
     """Context of the score sheet. ``can``: what the user may do in the tournament
     (:class:`~tournaments.permissions.Can`); a scorer or above gets, without a form, the entry form
     of the next hand (carrying its hand number, so a second scorer's save of the same hand is
-    refused) and the edit links (``director`` in the templates); a director also the table's
+    refused) and the edit links (``can.score`` in the templates); a director also the table's
     commands (``can.direct``). ``info``: the table's :class:`~scoring.services.TableInfo` if the
     caller has it."""
-    director = bool(can)
     sheet = build_sheet(table, info)
     locked = table.round.verified_at is not None  # a verified round's hands do not change
-    if form is None and director and not sheet.complete and not locked:
+    if form is None and can is not None and can.score and not sheet.complete and not locked:
         form = HandForm(info=sheet.info, dealer=sheet.next_dealer, initial={"number": sheet.next_number})
     return {
         "locked": locked,
@@ -38,7 +37,6 @@ def sheet_context(table: Table, form: HandForm | None = None, editing=None, can:
         "sheet": sheet,
         "form": form,
         "editing": editing,
-        "director": director,
         "can": can,
         "catalogue": sheet.info.ruleset.catalogue(),
         "flags": flags_by_hand(table),

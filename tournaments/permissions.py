@@ -60,9 +60,6 @@ class Can:
         self.direct = rank >= RANK[Level.DIRECTOR]
         self.organise = rank >= RANK[Level.ORGANISER]
 
-    def __bool__(self):
-        return self.score
-
 
 def tournament_of(kind: str, pk) -> int:
     """The id of the tournament that object ``pk`` of ``kind`` ("tournament", "table", "hand",

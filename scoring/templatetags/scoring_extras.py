@@ -52,8 +52,6 @@ def standings_rows(standings, ruleset, lots: bool = False):
     from django.utils.safestring import mark_safe
     from django.utils.translation import gettext
 
-    from tournaments.problems import translate_problem
-
     withdrawn = ' <span class="muted">(' + escape(gettext("withdrawn")) + ")</span>"
     provisional_title = escape(gettext("Table points, provisional: the table is still playing"))
     points_title = escape(gettext("Table points"))
@@ -84,8 +82,8 @@ def standings_rows(standings, ruleset, lots: bool = False):
         else:
             total = row.total
             if total not in words:
-                said = ruleset.total_words(total)
-                words[total] = f'<br><span class="muted">{escape(translate_problem(said))}</span>' if said else ""
+                said = total_words(total, ruleset)
+                words[total] = f'<br><span class="muted">{escape(said)}</span>' if said else ""
             cells.append(f'<td class="num"><strong>{total}</strong>{words[total]}</td>')
         cells.append(f'<td class="tiebreak">{escape(row.tiebreak)}')
         if lots and (row.needs_lot or e.lot):
