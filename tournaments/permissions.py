@@ -18,7 +18,7 @@ tournament (``tournaments.add_tournament``), keeping the player register
 from __future__ import annotations
 
 from django.apps import apps
-from django.contrib.auth.mixins import AccessMixin, LoginRequiredMixin, PermissionRequiredMixin
+from django.contrib.auth.mixins import AccessMixin, PermissionRequiredMixin
 from django.http import Http404
 
 from .models import TournamentRole
@@ -61,19 +61,22 @@ class Can:
         self.organise = rank >= RANK[Level.ORGANISER]
 
 
+# kind -> (model, the lookup from it to its tournament's id), for :func:`tournament_of`.
+TOURNAMENT_OF = {
+    "tournament": ("tournaments.Tournament", "pk"),
+    "table": ("tournaments.Table", "round__tournament_id"),
+    "round": ("tournaments.Round", "tournament_id"),
+    "hand": ("scoring.Hand", "table__round__tournament_id"),
+    "flag": ("scoring.HandFlag", "hand__table__round__tournament_id"),
+}
+
+
 def tournament_of(kind: str, pk) -> int:
     """The id of the tournament that object ``pk`` of ``kind`` ("tournament", "table", "hand",
     "flag", "round") belongs to; a deleted hand's is found in its history (a second click on
     "delete" is answered with a message, not a 404). Raises :class:`~django.http.Http404` when
     there is none."""
-    lookups = {
-        "tournament": ("tournaments.Tournament", "pk"),
-        "table": ("tournaments.Table", "round__tournament_id"),
-        "round": ("tournaments.Round", "tournament_id"),
-        "hand": ("scoring.Hand", "table__round__tournament_id"),
-        "flag": ("scoring.HandFlag", "hand__table__round__tournament_id"),
-    }
-    model, field = lookups[kind]
+    model, field = TOURNAMENT_OF[kind]
     found = apps.get_model(model).objects.filter(pk=pk).values_list(field, flat=True).first()
     if found is None and kind == "hand":
         found = apps.get_model(model).history.filter(id=pk).values_list(field, flat=True).first()
@@ -100,7 +103,7 @@ class _Answers403ToHtmx(AccessMixin):
         return super().handle_no_permission()
 
 
-class RoleRequiredMixin(_Answers403ToHtmx, LoginRequiredMixin):
+class RoleRequiredMixin(_Answers403ToHtmx):
     """Class-based views that change a tournament: the user needs ``required_role`` (default
     director) in the tournament the URL names. ``tournament_from`` = ``(kind, URL argument)``
     says how to find it (:func:`tournament_of`); the default is the tournament ``pk``. An
