@@ -54,6 +54,9 @@ def test_a_thirteen_player_tirol_day(page, live_server, director):
     first = next(table for table in tables if table.seats.count() == 4)
     page.goto(f"{base}/table/{first.pk}/")
     for line in ("= 5 -15 5 5", "= -1 1 1 -1"):
+        # The form is ready (on the page, or swapped in by htmx after the last save and processed)
+        # when its line has the focus: typed before that, the preview would never be asked for.
+        page.wait_for_function("document.activeElement && document.activeElement.id === 'quick'")
         page.fill("#quick", line)
         page.wait_for_function(
             "t => { const s = document.querySelector('#preview-state'); return s && JSON.parse(s.textContent).typed === t; }",
