@@ -98,7 +98,7 @@ def start_clock(rnd, minutes: int, user=None):
     from .actions import Action
 
     if not 1 <= minutes <= 600:
-        raise ClockRefused(_("A round's clock takes 1 to 600 minutes."))
+        raise ClockRefused(_("A round's clock takes 1 to 600 minutes, not %(minutes)s.") % {"minutes": minutes})
 
     def change(r, now):
         if r.clock_started_at is not None:
@@ -143,7 +143,7 @@ def extend_clock(rnd, minutes: int, user=None, expected_extra: int | None = None
     from .actions import Action
 
     if not 1 <= minutes <= 120:
-        raise ClockRefused(_("Add 1 to 120 minutes."))
+        raise ClockRefused(_("Add 1 to 120 minutes, not %(minutes)s.") % {"minutes": minutes})
     if rnd.clock_started_at is None:
         raise ClockRefused(_("Start the clock first."))
 

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
 from django.views.generic import View
 
 from . import clock
@@ -20,7 +21,11 @@ class ClockView(RoleRequiredMixin, View):
     def post(self, request, pk):
         rnd = get_object_or_404(Round, pk=pk)
         action = request.POST.get("action")
-        minutes = whole_number(request.POST.get("minutes")) or 0
+        typed = request.POST.get("minutes", "").strip()
+        minutes = whole_number(typed)
+        if action in ("start", "extend") and minutes is None:
+            messages.error(request, _("“%(value)s” is not a whole number of minutes.") % {"value": typed})
+            return redirect("scoring_director:board", pk=rnd.tournament_id)
         try:
             if action == "start":
                 clock.start_clock(rnd, minutes, request.user)

@@ -86,7 +86,9 @@ def test_the_director_starts_pauses_resumes_and_extends_a_round_clock(director_c
 def test_minutes_out_of_range_are_refused_with_a_message(director_client, four_table, english):
     url = reverse("tournaments_director:clock", args=[four_table.round.pk])
     page = director_client.post(url, {"action": "start", "minutes": "0"}, follow=True).content.decode()
-    assert "1 to 600 minutes" in page
+    assert "1 to 600 minutes" in page and "not 0" in page
+    page = director_client.post(url, {"action": "start", "minutes": "zwei Stunden"}, follow=True).content.decode()
+    assert "“zwei Stunden” is not a whole number of minutes." in page  # what was typed, named
     assert Round.objects.get(pk=four_table.round.pk).clock_started_at is None
 
 
