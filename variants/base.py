@@ -506,6 +506,53 @@ class Ruleset:
         """Remarks a ruleset makes about a hand (Cego: "Bürgermeister", "durchgegangen")."""
         return []
 
+    def notable(self, record, row: Sequence[int] | None = None) -> list[Problem]:
+        """Why a hand is worth mentioning in the day's statistics, as :class:`Problem` parts to
+        translate ("Valat", "Trischaken", "Solodreier won", "Pagat announced"); an empty list for
+        an ordinary hand.
+
+        ``record``: the stored hand record (``hand-record.md``), in its own seat numbering;
+        ``row``: its score row in the same numbering (one ``int`` per seat of the record), which
+        tells won or lost where the record does not say it (the card points decide, as in
+        :meth:`describe`). Never raises: an unknown contract, a struck hand or a manual row has
+        no reason. Reasons use a fixed vocabulary the statistics count by (``msgid``):
+        ``"Valat"`` for every valat made (``koenigrufen.md`` §1 "Bonus classes": a bonus of kind
+        ``"valat"``), the contract's own name for a contract in which everyone plays for
+        himself (no declarer among its :meth:`fields`: Trischaken, ``koenigrufen.md`` §1),
+        ``"%(contract)s won"`` for a solo won, and :meth:`bonus_words` for an announced trick
+        bonus made (a bird or König ultimo, announced and made by either side).
+
+        **Decision**: these are what a tournament director reads out at the prize-giving; a
+        failed announcement, a Kontra or a lost solo is not mentioned. Rulesets with terms of
+        their own (Bled's Klop and silent valat, Cego's Ulti and Solodu) override this and may
+        call it for the shared part.
+        """
+        if record.get("outcome", "played") != "played":
+            return []
+        try:
+            contract = self.contract(record.get("contract"))
+        except (KeyError, TypeError):
+            return []
+        fields = self.fields(contract)
+        if "declarer" not in fields:
+            return [verbatim(contract.name)]  # everyone for himself: Trischaken
+        reasons: list[Problem] = []
+        known = {b.key: b for b in self.bonuses}
+        bonuses = [b for b in record.get("bonuses") or [] if isinstance(b, Mapping) and b.get("bonus") in known]
+        if any(known[b["bonus"]].kind == "valat" and b.get("made") for b in bonuses):
+            reasons.append(Problem(_("Valat")))
+        if contract.solo:
+            won = self.won_of(record)
+            declarer = record.get("declarer")
+            if won is None and row is not None and isinstance(declarer, int) and 0 <= declarer < len(row):
+                won = row[declarer] > 0
+            if won:
+                reasons.append(Problem(_("%(contract)s won"), contract=contract.name))
+        reasons.extend(
+            self.bonus_words(b) for b in bonuses if known[b["bonus"]].kind == "trick" and b.get("announced") and b.get("made")
+        )
+        return reasons
+
     def bonus_words(self, bonus: Mapping) -> Problem:
         """One bonus entry in words: "Pagat", "Pagat announced failed", "opponents: Trull"."""
         words = verbatim(self.bonus(bonus["bonus"]).name)

@@ -264,6 +264,28 @@ class BledRuleset(ThreeHandedTables, Ruleset):
         round, oldest first, assumed valid: they give the radelci held before it, §5)."""
         return _settle(self, dict(hand), table_size, self.radelci(history, table_size))
 
+    def notable(self, record, row: Sequence[int] | None = None) -> list[Problem]:
+        """Why a hand is worth mentioning (:meth:`Ruleset.notable`): the shared reasons (Klop,
+        where everyone plays for himself; a valat recorded as a bonus; an announced Pagat ultimo
+        made), a valat made silently (70 or 0 card points in a normal game or a Solo, §3, with
+        or without the ``solo_valat`` option), and a Solo or a Berač won (§2, §3). Never raises."""
+        reasons = super().notable(record, row)
+        if record.get("outcome", "played") != "played":
+            return reasons
+        contract = self._contracts.get(record.get("contract"))
+        if contract is None or contract.family == "klop":
+            return reasons
+        try:
+            points = whole_points(record["declarer_points"]) if record.get("declarer_points") is not None else None
+        except CardPointsError:
+            points = None
+        if points in (0, 70) and not any(r.msgid == "Valat" for r in reasons):
+            reasons.insert(0, Problem(_("Valat")))
+        won = record.get("won") if contract.family == "berac" else (points > HALF if points is not None else None)
+        if contract.family in ("berac", "solo") and won is True:
+            reasons.append(Problem(_("%(contract)s won"), contract=contract.name))
+        return reasons
+
     def manual_awards(self, hand) -> bool:
         """**Decision**: a manual row hands out radelci by its ``contract`` (§5)."""
         return hand.get("contract") in RADELC_CONTRACTS

@@ -156,6 +156,32 @@ class CegoRuleset(ThreeHandedTables, Ruleset):
         words = {"buergermeister": _("Bürgermeister"), "durchgegangen": _("durchgegangen")}
         return [Problem(words[f]) for f in self.flags(record)]
 
+    def notable(self, record, row: Sequence[int] | None = None) -> list[Problem]:
+        """Why a hand is worth mentioning (:meth:`Ruleset.notable`), in Cego's own terms (§2,
+        §3): a Solo, Ulti or Solodu won (the own-hand games), every trick taken by the declarer
+        (70 card points: the base value 8), and the flags of :meth:`hand_flags`,
+        "Bürgermeister" (lost with exactly 35) and "durchgegangen" (no trick). The Räuber
+        option, everyone for himself, is mentioned by name as Trischaken is. Never raises."""
+        reasons = super().notable(record, row)
+        if record.get("outcome", "played") != "played":
+            return reasons
+        contract = self._contracts.get(record.get("contract"))
+        if contract is None or contract.family == "raeuber":
+            return reasons
+        try:
+            points = whole_points(record["declarer_points"]) if record.get("declarer_points") is not None else None
+        except CardPointsError:
+            points = None
+        if points == 70:
+            reasons.append(Problem(_("every trick")))
+        if contract.family in ("solo", "ulti", "solodu"):
+            won = self.won_of(record)
+            if won is None and points is not None:
+                won = points >= BUERGERMEISTER + 1
+            if won:
+                reasons.append(Problem(_("%(contract)s won"), contract=contract.name))
+        return reasons + self.hand_flags(record)
+
     def total_words(self, total: int) -> Problem | None:
         """Positive totals are "Gute", negative "Miese" (§4); "plus" and "minus" in English."""
         if total > 0:

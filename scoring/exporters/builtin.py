@@ -19,7 +19,7 @@ from tournaments.links import player_names_link, private_link, qr_png
 from tournaments.models import Table
 from tournaments.pdf import html_parts_to_pdf, render_pdf
 
-from .. import exports, prints
+from .. import charts, exports, prints
 from ..notation_card import notation_card
 from .base import CSV, XLSX, Audience, BaseExporter, no_progress, register
 
@@ -88,6 +88,27 @@ class HandsCsv(HandsXlsx):
 
     def render(self, tournament, params, progress=no_progress):
         return exports.hands_csv(tournament)
+
+
+@register
+class DayReport(BaseExporter):
+    """The day report (Tagesbericht, issue 18): the statistics of the day with the standings'
+    progression and the contract mix as charts (:mod:`scoring.statistics`, :mod:`scoring.charts`)."""
+
+    identifier = "day-report"
+    verbose_name = gettext_lazy("Day report (PDF)")
+
+    def render(self, tournament, params, progress=no_progress):
+        from ..statistics import day_statistics, progression
+
+        stats = day_statistics(tournament)
+        context = {
+            "tournament": tournament,
+            "stats": stats,
+            "progression_chart": charts.data_uri(charts.progression_chart(progression(tournament))),
+            "contracts_chart": charts.data_uri(charts.contracts_chart(stats.contracts)),
+        }
+        return render_pdf("scoring/day_report_pdf.html", context)
 
 
 @register

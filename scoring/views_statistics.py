@@ -1,0 +1,98 @@
+"""Public pages of the day's statistics and its pictures (issue 18): the statistics page and one
+SVG address per chart, each served from the cache while its tournament's data version holds
+(:class:`~tournaments.public_cache.CachedPublicPage`). Thin: :mod:`scoring.statistics` computes,
+:mod:`scoring.charts` draws."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.views.generic import DetailView, View
+
+from tournaments.models import Table, Tournament
+from tournaments.public_cache import CachedPublicPage, table_version
+
+from . import charts
+from .services import build_sheet, seat_name
+from .statistics import contract_mix, day_statistics, progression
+from .views_public import parse_round
+
+SVG = "image/svg+xml"
+
+
+def chosen_player(tournament: Tournament, value) -> int | None:
+    """The registration id of ``?player=`` if it is one of ``tournament``'s, else ``None``."""
+    number = parse_round(value)  # a whole number from 1 up
+    if number is None or not tournament.registrations.filter(pk=number).exists():
+        return None
+    return number
+
+
+class StatisticsView(CachedPublicPage, DetailView):
+    """The statistics of the day (:func:`scoring.statistics.day_statistics`) with the pictures;
+    ``?player=<registration id>`` adds that player to the progression chart."""
+
+    model = Tournament
+    template_name = "scoring/statistics.html"
+    context_object_name = "tournament"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["stats"] = day_statistics(self.object)
+        ctx["chosen"] = chosen_player(self.object, self.request.GET.get("player"))
+        ctx["registrations"] = self.object.registrations.select_related("player").order_by("player__name", "start_number")
+        return ctx
+
+
+class TournamentChart(CachedPublicPage, View):
+    """An SVG chart of a tournament (``pk``), 404 for a tournament that does not exist."""
+
+    def get(self, request, pk):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        return HttpResponse(self.draw(tournament), content_type=SVG)
+
+    def draw(self, tournament: Tournament) -> bytes:
+        """The chart of ``tournament`` as SVG bytes (each subclass its own)."""
+        raise NotImplementedError
+
+
+class ProgressionChartView(TournamentChart):
+    """The standings round by round: the top 10 and ``?player=<registration id>``."""
+
+    def draw(self, tournament):
+        """:func:`scoring.charts.progression_chart` of the top 10 and the chosen player."""
+        return charts.progression_chart(progression(tournament, chosen_player(tournament, self.request.GET.get("player"))))
+
+
+class ContractsChartView(TournamentChart):
+    """The contract mix of the day, won and lost."""
+
+    def draw(self, tournament):
+        """:func:`scoring.charts.contracts_chart` of the day's hands."""
+        return charts.contracts_chart(contract_mix(tournament))
+
+
+class TableChartView(CachedPublicPage, View):
+    """A table's running totals hand by hand, one line per seat."""
+
+    def version_for(self, **kwargs):
+        return table_version(kwargs["pk"])
+
+    def get(self, request, pk):
+        table = Table.objects.select_related("round__tournament").filter(pk=pk).first()
+        if table is None:
+            raise Http404("no such table")
+        return HttpResponse(table_svg(table), content_type=SVG)
+
+
+def table_svg(table: Table) -> bytes:
+    """The running-totals chart of ``table`` (its score sheet's totals, :func:`build_sheet`)."""
+    sheet = build_sheet(table)
+    title = _("%(round)s, %(table)s: running totals") % {"round": table.round, "table": table}
+    return charts.table_chart(
+        title,
+        [seat_name(s) for s in sheet.info.seats],
+        [row.hand.number for row in sheet.rows],
+        [row.totals for row in sheet.rows],
+    )
