@@ -1,17 +1,21 @@
 """Each player's own page (issue 18): where he sits this round and with whom, his hands and running
-total at each table, his round scores, his rank and how it moved since the last round."""
+total at each table, his round scores, his rank and how it moved since the last round, and his
+results across every tournament he played (:func:`scoring.statistics.career`)."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from django.db.models import Q
 
-from tournaments.models import Registration, Seat
+from tournaments.models import Registration, Seat, Tournament
 from tournaments.problems import card_labels
+from tournaments.versioning import stamp
 
 from .services import build_sheet, seat_name
 from .standings import compute_standings
+from .statistics import Career, career
 
 
 @dataclass
@@ -47,6 +51,7 @@ class PlayerPage:
     total: object
     rank_before: int | None  # after the round before the last drawn one; None in round 1
     shared: bool = False
+    career: Career | None = None  # every tournament he played (scoring.statistics.career)
 
     @property
     def moved(self) -> int | None:
@@ -113,4 +118,20 @@ def player_page(registration: Registration) -> PlayerPage:
         for row in compute_standings(t, after=drawn[-2]).rows:
             if row.entry.key == registration.pk:
                 rank_before = row.rank
-    return PlayerPage(registration, rounds, rank, total_now, rank_before, shared)
+    return PlayerPage(registration, rounds, rank, total_now, rank_before, shared, career(registration.player))
+
+
+def page_version(tournament_id: int, registration_id: int) -> tuple[int, str] | None:
+    """``(tournament id, version stamp)`` of a player's page for the page cache
+    (:class:`~tournaments.public_cache.CachedPublicPage`): the data versions of every tournament
+    of his player joined and hashed, since the page shows his results in all of them (two
+    queries). ``None`` when the registration is not one of tournament ``tournament_id`` (the
+    view answers 404)."""
+    player_id = (
+        Registration.objects.filter(pk=registration_id, tournament_id=tournament_id).values_list("player_id", flat=True).first()
+    )
+    if player_id is None:
+        return None
+    rows = Tournament.objects.filter(registrations__player_id=player_id).order_by("pk").values_list("pk", "data_version", "created")
+    joined = "-".join(f"{pk}:{stamp(version, created)}" for pk, version, created in rows)
+    return tournament_id, hashlib.sha256(joined.encode()).hexdigest()[:20]

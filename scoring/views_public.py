@@ -13,7 +13,7 @@ from tournaments.public_cache import CachedPublicPage, table_version
 from .forms import FlagForm, HandForm
 from .models import HandFlag
 from .notation_card import notation_card
-from .player_page import player_page
+from .player_page import page_version, player_page
 from .services import RoundLocked, build_sheet, confirm_sheet, flag_hand
 from .standings import compute_standings
 
@@ -143,6 +143,9 @@ class PlayerPageView(CachedPublicPage, TemplateView):
     tablemates, his hands and running totals, his round scores, rank and its change."""
 
     template_name = "scoring/player_page.html"
+
+    def version_for(self, **kwargs):
+        return page_version(kwargs["pk"], kwargs["reg"])  # he sees his other tournaments too
 
     def get_context_data(self, **kwargs):
         registration = get_object_or_404(
