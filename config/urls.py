@@ -23,4 +23,5 @@ urlpatterns = [
     path("manage/", include("scoring.urls_director")),
     path("", include("tournaments.urls_public")),
     path("", include("scoring.urls_public")),
+    path("", include("scoring.urls_live")),
 ]

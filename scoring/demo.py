@@ -40,6 +40,7 @@ class DemoSpec:
     edition: str
     players: str
     seed: int
+    plus_prize: bool = False  # the Baden custom: every player finishing in plus wins a prize
 
 
 TIROL_DEMO = DemoSpec(
@@ -68,6 +69,7 @@ CEGO_DEMO = DemoSpec(
     edition="ichenheim",
     players="players_baden.csv",
     seed=1706,
+    plus_prize=True,
 )
 BLED_DEMO = DemoSpec(
     name="Turnir v taroku Bled – Demo",
@@ -135,7 +137,26 @@ def build_demo(spec: DemoSpec, reset: bool = False) -> Tournament:
                 save_hand(table, hand, director)
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
+    demo_prizes(tournament, spec)
     return tournament
+
+
+def demo_prizes(tournament: Tournament, spec: DemoSpec) -> None:
+    """The demo's prize-giving (issue 18): 20 € entry, the prize money over five places, the
+    best hand, the Mauskönig, a kontra pot and (Cego) every player in plus."""
+    from .models import PrizeCategory, PrizeFund
+
+    PrizeFund.objects.create(tournament=tournament, entry_fee=20, payout_percent=90, kontra_amount="0.50")
+    categories = [
+        PrizeCategory(kind="places", name="Hauptpreise", places=5, shares="35 25 18 12 10", description="Pokal"),
+        PrizeCategory(kind="best_hand", name="Bestes Spiel", amount=10),
+        PrizeCategory(kind="last", name="Mauskönig", description="Trostpreis"),
+    ]
+    if spec.plus_prize:
+        categories.insert(1, PrizeCategory(kind="plus", name="Gute", amount=5))
+    for order, category in enumerate(categories, start=1):
+        category.tournament, category.order = tournament, order
+        category.save()
 
 
 def build_tirol_demo(reset: bool = False) -> Tournament:

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from . import views_director as v
+from . import views_prizes
 from .views_exports import ExportView
 
 app_name = "scoring_director"
@@ -20,6 +21,7 @@ urlpatterns = [
     path("rounds/<int:pk>/verify/", v.VerifyRoundView.as_view(), name="verify_round"),
     path("rounds/<int:pk>/reopen/", v.ReopenRoundView.as_view(), name="reopen_round"),
     path("t/<int:pk>/board/", v.BoardView.as_view(), name="board"),
+    path("t/<int:pk>/prizes/", views_prizes.PrizeSettingsView.as_view(), name="prizes"),
     # Downloads for directors: the one export view, which checks each exporter's audience.
     path("t/<int:pk>/round/<int:number>/score-sheets.pdf", ExportView.as_view(), {"identifier": "score-sheets"}, name="score_sheets_pdf"),
     path("t/<int:pk>/certificates.pdf", ExportView.as_view(), {"identifier": "certificates"}, name="certificates_pdf"),

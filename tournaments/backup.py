@@ -2,8 +2,8 @@
 
 :func:`export_tournament` writes everything the tournament is: its settings, players (by name and
 club), registrations, rounds with their draw reports, tables, seats, hands with every version of
-their history, flags, sheet confirmations, the action log and the roles (users by user name). The
-archive is gzip-compressed JSON::
+their history, flags, sheet confirmations, the action log, the roles (users by user name) and the
+prizes (fund, categories and their members). The archive is gzip-compressed JSON::
 
     {"format": "tarock-tournament", "version": 1, "exported_at": "...", "release": "...",
      "sha256": "<of the canonical JSON of data>", "data": {"tournament": {...}, "players": [...], ...}}
@@ -46,7 +46,7 @@ def _models():
     """``(key, model, {foreign key attname: key of the table it points to or "user"}, the lookup
     from the model to its tournament's id)`` in the order they are written and restored (parents
     first)."""
-    from scoring.models import Hand, HandFlag, SheetConfirmation
+    from scoring.models import Hand, HandFlag, PrizeCategory, PrizeFund, SheetConfirmation
 
     from .models import ActionLog, Registration, Round, Seat, Table, TournamentRole
 
@@ -63,7 +63,14 @@ def _models():
         ("confirmations", SheetConfirmation, {"table_id": "tables"}, at_table),
         ("actions", ActionLog, {"tournament_id": "tournament", "user_id": "user"}, "tournament_id"),
         ("roles", TournamentRole, {"tournament_id": "tournament", "user_id": "user"}, "tournament_id"),
+        ("prize_fund", PrizeFund, {"tournament_id": "tournament"}, "tournament_id"),
+        ("prize_categories", PrizeCategory, {"tournament_id": "tournament"}, "tournament_id"),
+        ("prize_members", PrizeCategory.members.through, {"prizecategory_id": "prize_categories", "registration_id": "registrations"}, "prizecategory__tournament_id"),
     ]
+
+
+# Tables added to the archive after its format's first release: an older archive has none of them.
+ADDED_LATER = {"prize_fund", "prize_categories", "prize_members"}
 
 
 def _fields(model) -> list[str]:
@@ -189,7 +196,7 @@ def import_tournament(content: bytes, user=None):
                 rows, olds, stamps = [], [], []
                 stamped = _stamped_fields(model)
                 model_fields = _field_map(model)
-                for row in data[key]:
+                for row in data.get(key, []) if key in ADDED_LATER else data[key]:
                     values = {}
                     for attname, value in row.items():
                         target = links.get(attname)

@@ -308,6 +308,7 @@ class ActionLog(models.Model):
         CLOCK_PAUSED = "clock_paused", _("clock paused")
         CLOCK_RESUMED = "clock_resumed", _("clock resumed")
         CLOCK_EXTENDED = "clock_extended", _("time added")
+        PRIZES_CHANGED = "prizes_changed", _("prizes changed")
 
     # What the seating page of a round lists under its draw report.
     SEATING = (Action.DRAWN, Action.DELETED, Action.SWAPPED, Action.SUBSTITUTE, Action.LEFT, Action.VERIFIED, Action.REOPENED)

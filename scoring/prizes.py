@@ -1,0 +1,325 @@
+"""The prize list of a tournament (issue 18): who wins what, and the money.
+
+:func:`award` is pure: it takes the final standings' rows, the categories and the fund as plain
+data and returns a :class:`PrizeList`; :func:`prize_list` gathers them from the database.
+
+How prizes are given (the rule files are silent on prizes; these are the **Decisions**, as Austrian
+and Baden tournaments hand them out):
+
+- The **prize money** is the entry fee × the players in the standings (every registered player
+  but one who withdrew before he played) × the share paid out. A places category divides it by
+  its ``shares``, one percent per place; a category may give a fixed ``amount`` to each winner
+  instead (or besides, for group prizes), and goods (``description``).
+- **Ties**: players who are still level after every tie-break of the ruleset (the final standings
+  leave them level until the director records the lots or card draw,
+  ``../shared/rules/tournament-formats.md`` §3, ``cego-ichenheim.md`` §4) share the places they
+  occupy: together they get the money of those places, split equally, each marked "shared". Once
+  the lots are recorded the standings separate them and so does the prize list.
+- **One prize per player** among the places and group categories, taken in their order: a player
+  who won a place is passed over in a later group category (the next of the group gets it). The
+  plus, last-place and best-hand prizes are given besides.
+- **Every player in plus** (the Cego custom: "Gute", ``cego-ichenheim.md`` §4): a total above 0.
+- **Last place** (Mauskönig): the last of the players who did not withdraw.
+- **Best hand**: the highest score a player made in one hand; level hands share it.
+- **Kontra pot**: each kontra level recorded on a hand is one call (a rekontra is two: the kontra
+  and the re), on the game and on each bonus; the pot is calls × the amount per kontra. Struck
+  hands do not count.
+- Money is split to the cent, rounded down; what a split leaves over is shown as the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
+
+from django.utils.translation import gettext as _
+
+CENT = Decimal("0.01")
+EXCLUSIVE = ("places", "group")  # kinds of which a player wins at most one prize
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A row of the final standings: ``key`` (registration id), ``name``, ``rank`` (shared ranks
+    repeat), ``total``, ``withdrawn``; ``club`` for group categories."""
+
+    key: int
+    name: str
+    rank: int
+    total: float
+    withdrawn: bool = False
+    club: str = ""
+
+
+@dataclass(frozen=True)
+class Category:
+    """A prize category as :func:`award` reads it (see :class:`scoring.models.PrizeCategory`);
+    ``members``: registration ids of a group, ``None`` where ``club`` names it."""
+
+    kind: str
+    name: str
+    places: int = 1
+    shares: tuple[Decimal, ...] = ()
+    amount: Decimal | None = None
+    description: str = ""
+    club: str = ""
+    members: frozenset[int] | None = None
+
+
+@dataclass(frozen=True)
+class Fund:
+    """Entry fee per player, percent of the entry fees paid out, amount per kontra, currency."""
+
+    entry_fee: Decimal = Decimal(0)
+    payout_percent: Decimal = Decimal(100)
+    kontra_amount: Decimal = Decimal(0)
+    currency: str = "€"
+
+
+@dataclass(frozen=True)
+class BestHand:
+    """A hand that scored ``score`` for player ``key`` (``name``); ``where`` says which hand."""
+
+    key: int
+    name: str
+    score: int
+    where: str = ""
+
+
+@dataclass
+class Award:
+    """One prize: its category, the place(s) ("3" or "2–3"), the winners' names and keys, the money
+    each gets (``None``: no money) and the goods; ``shared``: level players share it; ``note``."""
+
+    category: str
+    kind: str
+    place: str
+    names: list[str]
+    keys: list[int]
+    amount: Decimal | None
+    description: str = ""
+    shared: bool = False
+    note: str = ""
+
+
+@dataclass
+class PrizeList:
+    """Every award in the order handed out, plus the money: ``entries`` (players paying the fee),
+    ``prize_money``, ``paid`` (the sum of the awards' money), ``rest`` (prize money not given:
+    places without winners, cents a split left over), ``kontras`` (calls) and ``kontra_pot``;
+    ``final``: the standings are final; ``level``: some prize is shared because lots are missing."""
+
+    awards: list[Award]
+    currency: str
+    entries: int
+    prize_money: Decimal
+    paid: Decimal
+    rest: Decimal
+    kontras: int
+    kontra_pot: Decimal
+    final: bool
+    level: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+    def ceremony_order(self) -> list[Award]:
+        """The awards as a prize-giving reveals them: the other prizes first, then the places
+        from the last to the first."""
+        places = [a for a in self.awards if a.kind == "places"]
+        return [a for a in self.awards if a.kind != "places"] + places[::-1]
+
+
+def parse_shares(text: str) -> tuple[Decimal, ...]:
+    """``"30 20 15,5 10"`` → ``(30, 20, 15.5, 10)``: percents per place, separated by spaces or
+    semicolons, a decimal comma or point. Raises ``ValueError`` naming the first token that is not
+    a number above 0, or if they add up to more than 100."""
+    shares = []
+    for token in text.replace(";", " ").split():
+        try:
+            value = Decimal(token.replace(",", "."))
+        except InvalidOperation:
+            value = None
+        if value is None or not value.is_finite() or value <= 0:
+            raise ValueError(_("“%(token)s” is not a share: write percents above 0, such as 30 20 15.") % {"token": token})
+        shares.append(value)
+    if sum(shares) > 100:
+        raise ValueError(_("The shares add up to %(sum)s %%, more than 100 %%.") % {"sum": sum(shares)})
+    return tuple(shares)
+
+
+def split(money: Decimal, ways: int) -> Decimal:
+    """``money`` split ``ways`` ways, rounded down to the cent."""
+    return (money / ways).quantize(CENT, rounding=ROUND_DOWN)
+
+
+def place_label(first: int, last: int) -> str:
+    """``"3"`` or ``"2–3"``."""
+    return str(first) if first == last else f"{first}–{last}"
+
+
+def _groups(rows: list[Placed]) -> list[list[Placed]]:
+    """``rows`` (in standings order) cut into groups of equal rank."""
+    groups: list[list[Placed]] = []
+    for row in rows:
+        if groups and groups[-1][0].rank == row.rank:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    return groups
+
+
+def _in_group(category: Category, row: Placed) -> bool:
+    if category.members is not None:
+        return row.key in category.members
+    return bool(category.club) and row.club.casefold() == category.club.strip().casefold()
+
+
+def award(rows: list[Placed], categories: list[Category], fund: Fund, kontras: int = 0,
+          best_hands: list[BestHand] = (), final: bool = True) -> PrizeList:
+    """The prize list for the final standings ``rows`` (best first, :class:`Placed`), the
+    ``categories`` in their order, the ``fund``, the number of kontra calls and the day's best
+    hands (:class:`BestHand`, any order). See the module's docstring for the rules."""
+    entries = len(rows)
+    prize_money = (fund.entry_fee * entries * fund.payout_percent / 100).quantize(CENT, rounding=ROUND_DOWN)
+    awards: list[Award] = []
+    taken: set[int] = set()
+    level = False
+    from_pot = Decimal(0)  # what the awards take of the prize money
+    shared_note = _("level after every tie-break: they share these places")
+
+    def ranked(candidates: list[Placed], category: Category, kind: str):
+        nonlocal level, from_pot
+        position = 1
+        for group in _groups(candidates):
+            if position > category.places:
+                break
+            last = position + len(group) - 1
+            paid = range(position, min(last, category.places) + 1)
+            ways = len(group)
+            share = split(sum((category.shares[p - 1] for p in paid if p <= len(category.shares)), Decimal(0)) * prize_money / 100, ways)
+            fixed = split(category.amount * len(paid), ways) if category.amount is not None else Decimal(0)
+            from_pot += share * ways
+            money = share + fixed if category.shares or category.amount is not None else None
+            shared = ways > 1
+            level = level or shared
+            awards.append(
+                Award(
+                    category.name, kind, place_label(position, last), [r.name for r in group], [r.key for r in group],
+                    money, category.description, shared, shared_note if shared else "",
+                )
+            )
+            if kind in EXCLUSIVE:
+                taken.update(r.key for r in group)
+            position = last + 1
+
+    def alone(category: Category, kind: str, place: str, group: list, note: str = ""):
+        """One award to ``group`` (level players or hands share it)."""
+        money = None if category.amount is None else split(category.amount, len(group))
+        awards.append(Award(category.name, kind, place, [g.name for g in group], [g.key for g in group], money, category.description, len(group) > 1, note))
+
+    for category in categories:
+        if category.kind == "places":
+            ranked([r for r in rows if r.key not in taken], category, "places")
+        elif category.kind == "group":
+            ranked([r for r in rows if r.key not in taken and _in_group(category, r)], category, "group")
+        elif category.kind == "plus":
+            for r in rows:
+                if r.total > 0:
+                    awards.append(Award(category.name, "plus", str(r.rank), [r.name], [r.key], category.amount, category.description))
+        elif category.kind == "last":
+            playing = [r for r in rows if not r.withdrawn]
+            if playing:
+                alone(category, "last", str(playing[-1].rank), [r for r in playing if r.rank == playing[-1].rank])
+        elif category.kind == "best_hand" and best_hands:
+            top = max(h.score for h in best_hands)
+            group = [h for h in best_hands if h.score == top]
+            alone(category, "best_hand", str(top), group, "; ".join(h.where for h in group if h.where))
+
+    warnings = []
+    if sum((sum(c.shares) for c in categories), Decimal(0)) > 100:
+        warnings.append(_("The places' shares add up to more than %(limit)s %% of the prize money.") % {"limit": 100})
+    return PrizeList(
+        awards=awards,
+        currency=fund.currency,
+        entries=entries,
+        prize_money=prize_money,
+        paid=sum((a.amount * len(a.keys) for a in awards if a.amount is not None), Decimal(0)),
+        rest=prize_money - from_pot,
+        kontras=kontras,
+        kontra_pot=(fund.kontra_amount * kontras).quantize(CENT),
+        final=final,
+        level=level,
+        warnings=warnings,
+    )
+
+
+def kontra_calls(records) -> int:
+    """The kontra calls of hand ``records``: the game's kontra level (a rekontra is two calls), a
+    Klop's ``kontra_by`` (one) and each bonus's level (``../shared/rules/hand-record.md``, fields
+    ``kontra``, ``kontra_by``). Struck hands count nothing."""
+    calls = 0
+    for record in records:
+        if not isinstance(record, dict) or record.get("outcome") == "struck":
+            continue
+        level = record.get("kontra")
+        calls += level if isinstance(level, int) and not isinstance(level, bool) and level > 0 else 0
+        calls += 1 if record.get("kontra_by") is not None else 0
+        for bonus in record.get("bonuses") or []:
+            level = bonus.get("kontra") if isinstance(bonus, dict) else None
+            calls += level if isinstance(level, int) and not isinstance(level, bool) and level > 0 else 0
+    return calls
+
+
+def categories_of(tournament) -> list[Category]:
+    """The tournament's prize categories as :class:`Category`, in their order (two queries)."""
+    from .models import PrizeCategory
+
+    found = []
+    for c in PrizeCategory.objects.filter(tournament=tournament).prefetch_related("members"):
+        members = frozenset(m.pk for m in c.members.all())
+        found.append(
+            Category(
+                kind=c.kind,
+                name=c.name,
+                places=c.places,
+                shares=parse_shares(c.shares) if c.shares else (),
+                amount=c.amount,
+                description=c.description,
+                club=c.club,
+                members=members if c.kind == "group" and members else None,
+            )
+        )
+    return found
+
+
+def fund_of(tournament) -> Fund:
+    """The tournament's :class:`Fund` (no money set: every amount 0)."""
+    from .models import PrizeFund
+
+    found = PrizeFund.objects.filter(tournament=tournament).first()
+    if found is None:
+        return Fund()
+    return Fund(found.entry_fee, found.payout_percent, found.kontra_amount, found.currency)
+
+
+def prize_list(tournament) -> PrizeList:
+    """The prize list of ``tournament`` after its standings now (:func:`award`): final once every
+    round is finished and the lots are drawn; before that it shows where the prizes would go."""
+    from .models import Hand
+    from .standings import compute_standings
+    from .statistics import day_statistics
+
+    standings = compute_standings(tournament)
+    rows = [Placed(r.entry.key, r.entry.name, r.rank, r.entry.total, r.entry.withdrawn, r.entry.club) for r in standings.rows]
+    fund = fund_of(tournament)
+    categories = categories_of(tournament)
+    kontras = 0
+    if fund.kontra_amount:
+        kontras = kontra_calls(Hand.objects.filter(table__round__tournament=tournament).values_list("record", flat=True).iterator())
+    hands = []
+    if any(c.kind == "best_hand" for c in categories):
+        hands = [
+            BestHand(h.player.registration_id, h.player.name, h.score,
+                     _("round %(round)s, table %(table)s, hand %(hand)s: %(words)s") % {"round": h.where.round, "table": h.where.table, "hand": h.where.number, "words": h.words})
+            for h in day_statistics(tournament).best
+        ]
+    return award(rows, categories, fund, kontras, hands, final=standings.final)

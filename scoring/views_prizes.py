@@ -1,0 +1,137 @@
+"""Prizes (issue 18): the director sets the money and the categories; everyone sees the prize
+list (:mod:`scoring.prizes`), as a page, a PDF for the ceremony and the big screen's prize-giving."""
+
+from django import forms
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.generic import DetailView, TemplateView
+
+from tournaments import actions
+from tournaments.models import Registration, Tournament
+from tournaments.permissions import Can, Level, RoleRequiredMixin
+from tournaments.public_cache import CachedPublicPage
+from tournaments.versioning import touch
+
+from .models import PrizeCategory, PrizeFund
+from .prizes import parse_shares, prize_list
+
+
+class PrizeFundForm(forms.ModelForm):
+    """Entry fee, share paid out, amount per kontra, currency."""
+
+    class Meta:
+        model = PrizeFund
+        fields = ["entry_fee", "payout_percent", "kontra_amount", "currency"]
+
+    def clean_payout_percent(self):
+        value = self.cleaned_data["payout_percent"]
+        if not 0 <= value <= 100:
+            raise forms.ValidationError(_("Write a percent from 0 to 100, not %(value)s.") % {"value": value})
+        return value
+
+    def clean(self):
+        cleaned = super().clean()
+        for name in ("entry_fee", "kontra_amount"):
+            if cleaned.get(name) is not None and cleaned[name] < 0:
+                self.add_error(name, _("An amount is 0 or more."))
+        return cleaned
+
+
+class PrizeCategoryForm(forms.ModelForm):
+    """One category; ``shares`` must read as percents (:func:`~scoring.prizes.parse_shares`), and
+    a group category needs its club or its members."""
+
+    class Meta:
+        model = PrizeCategory
+        fields = ["order", "kind", "name", "places", "shares", "amount", "description", "club", "members"]
+        widgets = {"order": forms.NumberInput(attrs={"size": 3}), "places": forms.NumberInput(attrs={"size": 3})}
+
+    def __init__(self, *args, tournament=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        members = self.fields["members"]
+        members.queryset = Registration.objects.filter(tournament=tournament).select_related("player").order_by("player__name")
+        members.label_from_instance = lambda r: r.player.name
+        members.help_text = _("For a group: tick its players, or name their club above.")
+        self.fields["order"].required = False
+
+    def clean_order(self):
+        """An empty order is 0: categories of equal order keep the order they were added in."""
+        return self.cleaned_data.get("order") or 0
+
+    def clean_shares(self):
+        text = self.cleaned_data["shares"].strip()
+        try:
+            parse_shares(text)
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from error
+        return text
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("amount") is not None and cleaned["amount"] < 0:
+            self.add_error("amount", _("An amount is 0 or more."))
+        if cleaned.get("places") is not None and cleaned["places"] < 1:
+            self.add_error("places", _("A category has at least one place."))
+        shares = parse_shares(cleaned.get("shares") or "") if "shares" not in self.errors else ()
+        if cleaned.get("places") and len(shares) > cleaned["places"]:
+            self.add_error("shares", _("%(shares)s shares for %(places)s places: give one share per place.") % {"shares": len(shares), "places": cleaned["places"]})
+        if cleaned.get("kind") == PrizeCategory.Kind.GROUP and not cleaned.get("club", "").strip() and not cleaned.get("members"):
+            self.add_error("club", _("A group category needs its club or its ticked members."))
+        return cleaned
+
+
+CategoryFormSet = forms.inlineformset_factory(
+    Tournament, PrizeCategory, form=PrizeCategoryForm, extra=1, can_delete=True
+)
+
+
+class PrizeSettingsView(RoleRequiredMixin, TemplateView):
+    """The director's prize settings: the fund and every category on one page, saved together
+    (nothing is saved while any field is refused; the page keeps what was typed)."""
+
+    required_role = Level.DIRECTOR
+    template_name = "scoring/prize_settings.html"
+
+    def forms(self, tournament, data=None):
+        fund = PrizeFund.objects.filter(tournament=tournament).first() or PrizeFund(tournament=tournament)
+        return (
+            PrizeFundForm(data, instance=fund, prefix="fund"),
+            CategoryFormSet(data, instance=tournament, prefix="cat", form_kwargs={"tournament": tournament}),
+        )
+
+    def get_context_data(self, **kwargs):
+        tournament = get_object_or_404(Tournament, pk=self.kwargs["pk"])
+        fund_form, formset = kwargs.get("forms") or self.forms(tournament)
+        return {**super().get_context_data(**kwargs), "tournament": tournament, "fund_form": fund_form, "formset": formset}
+
+    def post(self, request, pk):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        fund_form, formset = self.forms(tournament, request.POST)
+        if fund_form.is_valid() and formset.is_valid():
+            try:
+                with transaction.atomic():
+                    touch(tournament.pk)
+                    fund_form.save()
+                    formset.save()
+                    actions.log(tournament.pk, actions.Action.PRIZES_CHANGED, request.user,
+                                detail=", ".join(c.name for c in tournament.prize_categories.all()))
+            except IntegrityError:  # the same new category saved meanwhile (a double click, a second tab)
+                messages.info(request, _("These prizes were saved meanwhile; here they are as they are now."))
+                return redirect("scoring_director:prizes", pk=pk)
+            messages.success(request, _("The prizes are saved."))
+            return redirect("scoring_director:prizes", pk=pk)
+        return self.render_to_response(self.get_context_data(forms=(fund_form, formset)), status=422)
+
+
+class PrizeListView(CachedPublicPage, DetailView):
+    """The prize list as the standings give it now, with the money; public."""
+
+    model = Tournament
+    template_name = "scoring/prize_list.html"
+    context_object_name = "tournament"
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "prizes": prize_list(self.object), "can": Can(self.request.user, self.object.pk)}
