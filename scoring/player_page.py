@@ -14,7 +14,7 @@ from tournaments.problems import card_labels
 from tournaments.versioning import stamp
 
 from .services import build_sheet, seat_name
-from .standings import compute_standings
+from .standings import cached_standings
 from .statistics import Career, career
 
 
@@ -110,12 +110,12 @@ def player_page(registration: Registration) -> PlayerPage:
         )
     rank = total_now = rank_before = None
     shared = False
-    for row in compute_standings(t).rows:
+    for row in cached_standings(t).rows:
         if row.entry.key == registration.pk:
             rank, total_now, shared = row.rank, row.total, row.shared
     drawn = list(t.round_set.order_by("number").values_list("number", flat=True))
     if len(drawn) > 1:
-        for row in compute_standings(t, after=drawn[-2]).rows:
+        for row in cached_standings(t, after=drawn[-2]).rows:
             if row.entry.key == registration.pk:
                 rank_before = row.rank
     return PlayerPage(registration, rounds, rank, total_now, rank_before, shared, career(registration.player))

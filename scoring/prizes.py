@@ -15,12 +15,17 @@ and Baden tournaments hand them out):
   ``../shared/rules/tournament-formats.md`` §3, ``cego-ichenheim.md`` §4) share the places they
   occupy: together they get the money of those places, split equally, each marked "shared". Once
   the lots are recorded the standings separate them and so does the prize list.
-- **One prize per player** among the places and group categories, taken in their order: a player
-  who won a place is passed over in a later group category (the next of the group gets it). The
-  plus, last-place and best-hand prizes are given besides.
-- **Every player in plus** (the Cego custom: "Gute", ``cego-ichenheim.md`` §4): a total above 0.
+- **One prize per player** among the places and group categories: the places categories are
+  handed out first, then the group categories, each kind in its order; a player who won a place
+  is passed over in a group category (the next of the group gets it). The plus, last-place and
+  best-hand prizes are given besides. A places prize is named by the standings' rank, a group
+  prize by the place within the group. A player who withdrew keeps the place the standings give
+  him (he played his rounds), except for the last place.
+- **Every player in plus** (the Cego custom: "Gute", ``cego-ichenheim.md`` §4): game points above
+  0 (also where the standings rank by table points).
 - **Last place** (Mauskönig): the last of the players who did not withdraw.
-- **Best hand**: the highest score a player made in one hand; level hands share it.
+- **Best hand**: the highest score a player made in one hand; the players of level hands share it
+  (a player with two such hands once).
 - **Kontra pot**: each kontra level recorded on a hand is one call (a rekontra is two: the kontra
   and the re), on the game and on each bonus; the pot is calls × the amount per kontra. Struck
   hands do not count.
@@ -41,7 +46,9 @@ EXCLUSIVE = ("places", "group")  # kinds of which a player wins at most one priz
 @dataclass(frozen=True)
 class Placed:
     """A row of the final standings: ``key`` (registration id), ``name``, ``rank`` (shared ranks
-    repeat), ``total``, ``withdrawn``; ``club`` for group categories."""
+    repeat), ``total`` (what the standings rank by), ``withdrawn``; ``club`` for group
+    categories; ``game_total``: his game points (``None``: the same as ``total``), which decide
+    the plus prize where the standings rank by table points (Bled)."""
 
     key: int
     name: str
@@ -49,6 +56,12 @@ class Placed:
     total: float
     withdrawn: bool = False
     club: str = ""
+    game_total: int | None = None
+
+    @property
+    def in_plus(self) -> bool:
+        """His game points are above 0 ("Gute")."""
+        return (self.total if self.game_total is None else self.game_total) > 0
 
 
 @dataclass(frozen=True)
@@ -193,17 +206,19 @@ def award(rows: list[Placed], categories: list[Category], fund: Fund, kontras: i
             if position > category.places:
                 break
             last = position + len(group) - 1
+            # A place is named by the standings' rank; a group's by the place within the group.
+            label = place_label(group[0].rank, group[0].rank + len(group) - 1) if kind == "places" else place_label(position, last)
             paid = range(position, min(last, category.places) + 1)
             ways = len(group)
             share = split(sum((category.shares[p - 1] for p in paid if p <= len(category.shares)), Decimal(0)) * prize_money / 100, ways)
             fixed = split(category.amount * len(paid), ways) if category.amount is not None else Decimal(0)
             from_pot += share * ways
-            money = share + fixed if category.shares or category.amount is not None else None
+            money = share + fixed if share or category.amount is not None else None  # no share left: goods only
             shared = ways > 1
             level = level or shared
             awards.append(
                 Award(
-                    category.name, kind, place_label(position, last), [r.name for r in group], [r.key for r in group],
+                    category.name, kind, label, [r.name for r in group], [r.key for r in group],
                     money, category.description, shared, shared_note if shared else "",
                 )
             )
@@ -216,14 +231,16 @@ def award(rows: list[Placed], categories: list[Category], fund: Fund, kontras: i
         money = None if category.amount is None else split(category.amount, len(group))
         awards.append(Award(category.name, kind, place, [g.name for g in group], [g.key for g in group], money, category.description, len(group) > 1, note))
 
-    for category in categories:
+    # The places first, then the groups (a player wins one of them), then the rest, each in order.
+    handed = sorted(categories, key=lambda c: {"places": 0, "group": 1}.get(c.kind, 2))
+    for category in handed:
         if category.kind == "places":
             ranked([r for r in rows if r.key not in taken], category, "places")
         elif category.kind == "group":
             ranked([r for r in rows if r.key not in taken and _in_group(category, r)], category, "group")
         elif category.kind == "plus":
             for r in rows:
-                if r.total > 0:
+                if r.in_plus:
                     awards.append(Award(category.name, "plus", str(r.rank), [r.name], [r.key], category.amount, category.description))
         elif category.kind == "last":
             playing = [r for r in rows if not r.withdrawn]
@@ -231,8 +248,9 @@ def award(rows: list[Placed], categories: list[Category], fund: Fund, kontras: i
                 alone(category, "last", str(playing[-1].rank), [r for r in playing if r.rank == playing[-1].rank])
         elif category.kind == "best_hand" and best_hands:
             top = max(h.score for h in best_hands)
-            group = [h for h in best_hands if h.score == top]
-            alone(category, "best_hand", str(top), group, "; ".join(h.where for h in group if h.where))
+            hands = [h for h in best_hands if h.score == top]
+            players = list({h.key: h for h in hands}.values())  # a player with two such hands wins once
+            alone(category, "best_hand", str(top), players, "; ".join(h.where for h in hands if h.where))
 
     warnings = []
     if sum((sum(c.shares) for c in categories), Decimal(0)) > 100:
@@ -309,7 +327,7 @@ def prize_list(tournament) -> PrizeList:
     from .statistics import day_statistics
 
     standings = compute_standings(tournament)
-    rows = [Placed(r.entry.key, r.entry.name, r.rank, r.entry.total, r.entry.withdrawn, r.entry.club) for r in standings.rows]
+    rows = [Placed(r.entry.key, r.entry.name, r.rank, r.entry.total, r.entry.withdrawn, r.entry.club, r.entry.game_total) for r in standings.rows]
     fund = fund_of(tournament)
     categories = categories_of(tournament)
     kontras = 0

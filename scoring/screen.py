@@ -7,9 +7,11 @@ seating by name ("Anna Berger → table 7, Pik-König"). Each slide is a small f
 the cache per data version (:class:`~tournaments.public_cache.CachedPublicPage`), so a screen costs
 the server one version query per slide.
 
-**Decision**: a round's seating is "fresh" (and its slides come first, one after another) until
-the round's clock is started or its first hand is entered; after that the players sit and the
-screen shows the clock and the standings only.
+**Decisions**: the screen shows the round the hall is in: the first with a table still playing
+(where all rounds are drawn at the start, round 2 follows once round 1 is finished), else the last
+drawn. Its seating is "fresh" (and its slides come first, one after another) until the round's
+clock is started or its first hand is entered; after that the players sit and the screen shows
+the clock and the standings only.
 """
 
 from __future__ import annotations
@@ -85,11 +87,24 @@ class ScreenState:
         return [Slide("clock")] + [Slide("standings", p, standings_pages) for p in range(standings_pages)]
 
 
-def screen_state(tournament: Tournament) -> ScreenState:
-    """The :class:`ScreenState` of ``tournament`` now (three queries)."""
+def current_round(tournament: Tournament):
+    """The round the hall is in: the first round with a table still playing (all rounds may be
+    drawn at the start, Wiener Tarockcup), else the last round drawn; ``None`` before the first
+    draw (two queries)."""
     from tournaments.models import Round
 
-    rnd = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    from .standings import table_states
+
+    playing = sorted({s.round_number for s in table_states(tournament).values() if not s.finished})
+    rounds = Round.objects.filter(tournament=tournament)
+    if playing:
+        return rounds.filter(number=playing[0]).first()
+    return rounds.order_by("-number").first()
+
+
+def screen_state(tournament: Tournament) -> ScreenState:
+    """The :class:`ScreenState` of ``tournament`` now (five queries)."""
+    rnd = current_round(tournament)
     progress: list[Progress] = []
     seated = 0
     if rnd is not None:

@@ -170,3 +170,18 @@ def standings_order(tournament: Tournament, players: list[int]) -> list[int]:
     ranked = [row.entry.key for row in compute_standings(tournament).rows]
     position = {key: i for i, key in enumerate(ranked)}
     return sorted(players, key=lambda pk: position.get(pk, len(ranked)))  # stable for the unranked
+
+
+def cached_standings(tournament: Tournament, after: int | None = None) -> Standings:
+    """:func:`compute_standings`, kept in Django's cache per tournament, data version and ``after``:
+    pages that many viewers render separately (each player's own page, polled every few seconds,
+    the big screen's slides, a cup's table over its tournaments) rank the field once per change,
+    not once per viewer. The version is the one ``tournament`` was loaded with."""
+    from django.core.cache import cache
+
+    key = f"standings:{tournament.pk}:{tournament.data_version}:{after}"
+    found = cache.get(key)
+    if found is None:
+        found = compute_standings(tournament, after)
+        cache.set(key, found, timeout=3600)
+    return found

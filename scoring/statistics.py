@@ -22,7 +22,7 @@ from tournaments.problems import translate_problem
 
 from .models import Hand
 from .services import record_positions
-from .standings import compute_standings
+from .standings import cached_standings, compute_standings
 
 NOTABLE_LIMIT = 100  # notable hands listed on the page and in the report (all are counted)
 PROGRESSION_TOP = 10  # players drawn in the progression chart besides the one chosen
@@ -532,7 +532,7 @@ def career(player: Player) -> Career:
     )
     results = []
     for registration in registrations:
-        standings = compute_standings(registration.tournament)
+        standings = cached_standings(registration.tournament)
         mine = next((row for row in standings.rows if row.entry.key == registration.pk), None)
         rank = shared = total = best = best_number = None
         if mine is not None:

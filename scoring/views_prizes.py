@@ -10,13 +10,28 @@ from django.utils.translation import gettext_lazy
 from django.views.generic import DetailView, TemplateView
 
 from tournaments import actions
-from tournaments.models import Registration, Tournament
+from tournaments.models import ActionLog, Registration, Tournament
 from tournaments.permissions import Can, Level, RoleRequiredMixin
 from tournaments.public_cache import CachedPublicPage
 from tournaments.versioning import touch
 
 from .models import PrizeCategory, PrizeFund
 from .prizes import parse_shares, prize_list
+
+
+def double_click(tournament_id: int, user) -> bool:
+    """Whether the last change of the prizes was ``user``'s own, seconds ago: the first of a
+    double click, whose second must not be taken for another director's change."""
+    import datetime
+
+    from django.utils import timezone
+
+    last = ActionLog.objects.filter(tournament_id=tournament_id, action=ActionLog.Action.PRIZES_CHANGED).order_by("-pk").first()
+    return last is not None and last.user_id == user.pk and last.created > timezone.now() - datetime.timedelta(seconds=10)
+
+
+class Stale(Exception):
+    """The prizes changed since the page that posted was shown."""
 
 
 class PrizeFundForm(forms.ModelForm):
@@ -83,9 +98,31 @@ class PrizeCategoryForm(forms.ModelForm):
         return cleaned
 
 
+class BaseCategoryFormSet(forms.BaseInlineFormSet):
+    """The categories of one tournament: no two of them share a name (the prize list names them)."""
+
+    def clean(self):
+        super().clean()
+        seen = {}
+        for form in self.forms:
+            if not hasattr(form, "cleaned_data") or not form.cleaned_data or form.cleaned_data.get("DELETE"):
+                continue
+            name = (form.cleaned_data.get("name") or "").strip()
+            if name.casefold() in seen:
+                form.add_error("name", _("“%(name)s” names another category already: give each category its own name.") % {"name": name})
+            seen[name.casefold()] = form
+
+
 CategoryFormSet = forms.inlineformset_factory(
-    Tournament, PrizeCategory, form=PrizeCategoryForm, extra=1, can_delete=True
+    Tournament, PrizeCategory, form=PrizeCategoryForm, formset=BaseCategoryFormSet, extra=1, can_delete=True
 )
+
+
+def prizes_seen(tournament_id: int) -> int:
+    """The last change of the tournament's prizes (its action log entry's id, 0 if none): the
+    settings page carries it, so a save from a page shown before another change is refused."""
+    last = ActionLog.objects.filter(tournament_id=tournament_id, action=ActionLog.Action.PRIZES_CHANGED).order_by("-pk").first()
+    return last.pk if last else 0
 
 
 class PrizeSettingsView(RoleRequiredMixin, TemplateView):
@@ -105,7 +142,10 @@ class PrizeSettingsView(RoleRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         tournament = get_object_or_404(Tournament, pk=self.kwargs["pk"])
         fund_form, formset = kwargs.get("forms") or self.forms(tournament)
-        return {**super().get_context_data(**kwargs), "tournament": tournament, "fund_form": fund_form, "formset": formset}
+        return {
+            **super().get_context_data(**kwargs), "tournament": tournament, "fund_form": fund_form, "formset": formset,
+            "seen": kwargs.get("seen", prizes_seen(tournament.pk)), "stale": kwargs.get("stale", False),
+        }
 
     def post(self, request, pk):
         tournament = get_object_or_404(Tournament, pk=pk)
@@ -113,12 +153,21 @@ class PrizeSettingsView(RoleRequiredMixin, TemplateView):
         if fund_form.is_valid() and formset.is_valid():
             try:
                 with transaction.atomic():
-                    touch(tournament.pk)
+                    touch(tournament.pk)  # locks the tournament: one save at a time
+                    if str(prizes_seen(tournament.pk)) != request.POST.get("seen", ""):
+                        raise Stale
                     fund_form.save()
                     formset.save()
                     actions.log(tournament.pk, actions.Action.PRIZES_CHANGED, request.user,
                                 detail=", ".join(c.name for c in tournament.prize_categories.all()))
-            except IntegrityError:  # the same new category saved meanwhile (a double click, a second tab)
+            except Stale:  # another tab or director saved since this page was shown
+                if double_click(tournament.pk, request.user):
+                    messages.info(request, _("These prizes were saved meanwhile; here they are as they are now."))
+                    return redirect("scoring_director:prizes", pk=pk)
+                return self.render_to_response(
+                    self.get_context_data(forms=(fund_form, formset), seen=request.POST.get("seen", ""), stale=True), status=409
+                )
+            except IntegrityError:  # the same new category saved meanwhile (a double click)
                 messages.info(request, _("These prizes were saved meanwhile; here they are as they are now."))
                 return redirect("scoring_director:prizes", pk=pk)
             messages.success(request, _("The prizes are saved."))

@@ -10,7 +10,7 @@ from tournaments.public_cache import CachedPublicPage
 
 from .prizes import prize_list
 from .screen import SEATING_ROWS, STANDINGS_ROWS, screen_state, seating_lines
-from .standings import compute_standings
+from .standings import cached_standings
 
 SLIDE_SECONDS = 12  # how long a slide stays: a standings page of 15 rows is read in that time
 
@@ -64,7 +64,7 @@ class SlideView(CachedPublicPage, TemplateView):
             "seconds": seconds(self.request.GET.get("seconds")),
         }
         if slide.kind == "standings":
-            standings = compute_standings(tournament)
+            standings = cached_standings(tournament)
             start = slide.page * STANDINGS_ROWS
             context.update(standings=standings, rows=standings.rows[start : start + STANDINGS_ROWS], ruleset=tournament.get_ruleset())
         elif slide.kind == "seating":

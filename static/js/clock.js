@@ -24,4 +24,5 @@
   }
   tick();
   setInterval(tick, 1000);
+  document.addEventListener("htmx:afterSwap", tick);  // a clock swapped in (the big screen) is right at once
 })();

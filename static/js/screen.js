@@ -5,8 +5,10 @@
 // Prize-giving: every [data-prize] is hidden; space, → or a click reveals the next one in big
 // type and moves the one before into the list below; ← takes the last step back.
 (function () {
+  if (window.htmx) window.htmx.config.timeout = 15000;  // a request hanging on the venue's Wi-Fi gives up
   document.body.addEventListener("htmx:responseError", retry);
   document.body.addEventListener("htmx:sendError", retry);
+  document.body.addEventListener("htmx:timeout", retry);
   function retry(event) {
     var slide = document.getElementById("slide");
     if (!slide || !window.htmx) return;

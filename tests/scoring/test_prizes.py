@@ -174,6 +174,7 @@ def settings_post(**changes):
         "cat-TOTAL_FORMS": "1", "cat-INITIAL_FORMS": "0", "cat-MIN_NUM_FORMS": "0", "cat-MAX_NUM_FORMS": "1000",
         "cat-0-order": "1", "cat-0-kind": "places", "cat-0-name": "Hauptpreise", "cat-0-places": "3",
         "cat-0-shares": "50 30 20", "cat-0-amount": "", "cat-0-description": "Pokal", "cat-0-club": "",
+        "seen": "0",  # no change of the prizes yet when the page was shown
     }
     data.update(changes)
     return data
@@ -232,3 +233,57 @@ def test_the_archive_keeps_the_prizes(tied_final):
     assert sorted(r.player.name for r in copy.members.all()) == sorted([seats[0].player.name, seats[2].player.name])
     assert all(r.tournament_id == restored.pk for r in copy.members.all())
     assert money(prize_list(restored)) == money(prize_list(t))
+
+
+@pytest.mark.django_db
+def test_a_save_from_a_page_shown_before_another_change_is_refused_and_kept(make_tournament, director_client, english):
+    from scoring.views_prizes import prizes_seen
+
+    t = make_tournament(players=8)
+    url = reverse("scoring_director:prizes", args=[t.pk])
+    assert director_client.post(url, settings_post()).status_code == 302
+    ActionLog.objects.filter(tournament=t, action="prizes_changed").update(user=None)  # as if another director saved
+    stale = director_client.post(url, settings_post(**{"fund-entry_fee": "25"}))  # a tab opened before that save
+    assert stale.status_code == 409 and "changed meanwhile" in stale.content.decode()
+    assert 'value="25"' in stale.content.decode()
+    assert PrizeFund.objects.get(tournament=t).entry_fee == D(15)
+    fresh = {**settings_post(**{"fund-entry_fee": "25"}), "seen": str(prizes_seen(t.pk)), "cat-INITIAL_FORMS": "1", "cat-TOTAL_FORMS": "1",
+             "cat-0-id": str(t.prize_categories.get().pk), "cat-0-tournament": str(t.pk)}
+    assert director_client.post(url, fresh).status_code == 302
+    assert PrizeFund.objects.get(tournament=t).entry_fee == D(25)
+
+
+@pytest.mark.django_db
+def test_two_categories_of_one_name_are_refused_naming_it(make_tournament, director_client, english):
+    t = make_tournament(players=8)
+    url = reverse("scoring_director:prizes", args=[t.pk])
+    data = settings_post(**{"cat-TOTAL_FORMS": "2", "cat-1-order": "2", "cat-1-kind": "last", "cat-1-name": "hauptpreise ", "cat-1-places": "1",
+                            "cat-1-shares": "", "cat-1-amount": "5", "cat-1-description": "", "cat-1-club": ""})
+    response = director_client.post(url, data)
+    assert response.status_code == 422 and "names another category already" in response.content.decode()
+    assert not t.prize_categories.exists()
+
+
+def test_places_are_named_by_the_standings_rank_and_handed_out_before_groups():
+    # The group category comes first in order, but the places are handed out first: A (1st)
+    # wins the place, the ladies' prize goes to C.
+    prizes = award(ROWS, [
+        Category("group", "Damen", places=1, amount=D(20), members=frozenset({1, 3})),
+        Category("places", "Hauptpreise", places=1, shares=(D(100),)),
+    ], FUND)
+    assert [(a.category, a.place, a.names) for a in prizes.awards] == [("Hauptpreise", "1", ["A"]), ("Damen", "1", ["C"])]
+    # A second places category after the first names the ranks the players hold.
+    prizes = award(ROWS, [Category("places", "Sieg", places=1, amount=D(50)), Category("places", "Weitere", places=2, amount=D(10))], Fund())
+    assert [(a.category, a.place, a.names) for a in prizes.awards] == [("Sieg", "1", ["A"]), ("Weitere", "2–3", ["B", "C"])]
+
+
+def test_the_plus_prize_follows_the_game_points_where_table_points_rank():
+    rows = [Placed(1, "A", 1, 6, game_total=-3), Placed(2, "B", 2, 4, game_total=12)]
+    prizes = award(rows, [Category("plus", "Gute", amount=D(5))], Fund())
+    assert [a.names for a in prizes.awards] == [["B"]]
+
+
+def test_a_player_with_two_best_hands_wins_the_best_hand_prize_once():
+    hands = [BestHand(1, "A", 50, "R1"), BestHand(1, "A", 50, "R2"), BestHand(2, "B", 50, "R3")]
+    prizes = award(ROWS, [Category("best_hand", "Bestes Spiel", amount=D(10))], Fund(), best_hands=hands)
+    assert money(prizes) == [("50", ["A", "B"], D("5.00"), True)] and prizes.awards[0].note == "R1; R2; R3"

@@ -75,3 +75,18 @@ def test_the_screen_is_public_and_a_missing_tournament_is_not_found(make_tournam
     assert slide(t, 0).status_code == 200  # nothing drawn yet: the clock slide says so
     assert Client().get(reverse("live:screen", args=[t.pk + 1])).status_code == 404
     assert Client().get(reverse("live:screen_slide", args=[t.pk + 1, 0])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_with_every_round_drawn_at_the_start_the_screen_follows_the_round_in_play(make_tournament, english):
+    from scoring.services import end_table
+
+    t = make_tournament(players=4, rounds=2, draw_mode="all_at_start")
+    services.draw_next_round(t, seed=3)  # draws both rounds
+    first, second = t.round_set.order_by("number")
+    assert screen_state(t).round == first and screen_state(t).fresh
+    table = first.tables.get()
+    save_hand(table, RUFER_1_3_WON)
+    assert screen_state(t).round == first and not screen_state(t).fresh
+    end_table(table)
+    assert screen_state(t).round == second and screen_state(t).fresh  # the players move: round 2's seating
