@@ -21,7 +21,9 @@ urlpatterns = [
     path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("manage/", include("tournaments.urls_director")),
     path("manage/", include("scoring.urls_director")),
+    path("manage/", include("scoring.urls_cups_manage")),
     path("", include("tournaments.urls_public")),
     path("", include("scoring.urls_public")),
     path("", include("scoring.urls_live")),
+    path("", include("scoring.urls_cups")),
 ]

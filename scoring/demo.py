@@ -177,3 +177,47 @@ def build_wtc_demo(reset: bool = False) -> Tournament:
 def build_bled_demo(reset: bool = False) -> Tournament:
     """The Bled Slovenian Tarok demo: 18 players, six 3-tables, 4 rounds of 21 hands, radelci."""
     return build_demo(BLED_DEMO, reset)
+
+
+DEMO_CUP_NAME = "Tiroler Tarockcup 2026/27 – Demo"
+# Three tournaments of the season held before the demo tournament, their results imported as a
+# cup that started mid-season would import them: (name, date, away, seed).
+DEMO_CUP_EARLIER = (
+    ("Cupturnier Imst", datetime.date(2026, 9, 12), False, 1),
+    ("Cupturnier Lienz", datetime.date(2026, 9, 26), True, 2),
+    ("Cupturnier Kufstein", datetime.date(2026, 10, 3), False, 3),
+)
+DEMO_CUP_LADIES = (
+    "Barbara Pfurtscheller", "Elisabeth Haslwanter", "Gertraud Auer", "Ingrid Praxmarer", "Katharina Thaler",
+    "Magdalena Steixner", "Notburga Holzknecht", "Rosa Kometer", "Theresia Kathrein", "Walburga Falkner",
+)
+
+
+def build_demo_cup(reset: bool = False):
+    """The demo season cup (issue 19): the Tirol demo tournament and three earlier tournaments of
+    the season whose results (drawn from a fixed seed among the Tirol demo players) are imported;
+    Tirol formula, the best 3 results count, the best 10 qualify for the final, with a ladies'
+    and an away sub-ranking. Returns the cup (the existing one unless ``reset``)."""
+    from tournaments.models import Cup, CupRanking, CupResult
+
+    existing = Cup.objects.filter(name=DEMO_CUP_NAME).first()
+    if existing and not reset:
+        return existing
+    if existing:
+        existing.delete()
+    tirol = build_tirol_demo()
+    cup = Cup.objects.create(name=DEMO_CUP_NAME, ruleset=tirol.ruleset, method=Cup.Method.TIROL, counting="3", final_top=10)
+    players = demo_players(FIXTURES / TIROL_DEMO.players)
+    for name, date, away, seed in DEMO_CUP_EARLIER:
+        rng = random.Random(seed)
+        field = rng.sample(players, rng.randint(16, len(players)))
+        CupResult.objects.bulk_create(
+            CupResult(cup=cup, event=name, date=date, away=away, player=p, rank=rank, field_size=len(field))
+            for rank, p in enumerate(field, start=1)
+        )
+    ladies = CupRanking.objects.create(cup=cup, name="Damen")
+    ladies.members.set(p for p in players if p.name in DEMO_CUP_LADIES)
+    CupRanking.objects.create(cup=cup, name="Auswärts", away_only=True)
+    tirol.cup = cup
+    tirol.save(update_fields=["cup"])
+    return cup

@@ -45,11 +45,11 @@ class TournamentForm(forms.ModelForm):
         help_text=_("Only the chosen ruleset's options apply."),
     )
 
-    field_order = ["name", "date", "venue", "ruleset_edition", "rounds", "hands_per_round", "ruleset_options", "draw_mode", "status"]
+    field_order = ["name", "date", "venue", "ruleset_edition", "rounds", "hands_per_round", "ruleset_options", "draw_mode", "cup", "away", "status"]
 
     class Meta:
         model = Tournament
-        fields = ["name", "date", "venue", "rounds", "hands_per_round", "draw_mode", "status"]
+        fields = ["name", "date", "venue", "rounds", "hands_per_round", "draw_mode", "cup", "away", "status"]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args, **kwargs):
@@ -107,6 +107,8 @@ class TournamentForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         rs = self.edition()
+        if rs is not None and data.get("cup") is not None and data["cup"].ruleset != rs.key:
+            self.add_error("cup", _("%(cup)s is a cup of another ruleset: a cup ranks tournaments of one ruleset.") % {"cup": data["cup"].name})
         if rs is not None:
             if data.get("rounds") is None and "rounds" not in self.errors:
                 data["rounds"] = rs.default_rounds

@@ -242,10 +242,40 @@ def merge_players(keep: Player, merged: Player, user=None) -> int:
                 _("Both are registered in %(tournaments)s: remove or withdraw one of them there first.")
                 % {"tournaments": ", ".join(str(t) for t in both)}
             )
+        clash = _same_cup_event(keep, merged)
+        if clash:
+            raise RegistrationRefused(
+                _("Both have a result in %(events)s: correct the imported results of that cup first.") % {"events": clash}
+            )
         actions.log_players([merged.pk], actions.Action.PLAYERS_MERGED, user, detail=f"{merged} → {keep}")
         moved = Registration.objects.filter(player=merged).update(player=keep)
+        _move_cup_entries(keep, merged)
         merged.delete()
     return moved
+
+
+def _same_cup_event(keep: Player, merged: Player) -> str:
+    """The imported cup results (issue 19) both players have in one event, named; empty if none."""
+    from .models import CupResult
+
+    mine = set(CupResult.objects.filter(player=keep).values_list("cup_id", "event", "date"))
+    both = [f"{event} ({date})" for cup, event, date in CupResult.objects.filter(player=merged).values_list("cup_id", "event", "date") if (cup, event, date) in mine]
+    return ", ".join(both)
+
+
+def _move_cup_entries(keep: Player, merged: Player) -> None:
+    """``merged``'s imported cup results and sub-ranking memberships become ``keep``'s; the cups
+    concerned show it at once (their versions are bumped)."""
+    from django.db.models import F
+
+    from .models import Cup, CupRanking, CupResult
+
+    cups = set(CupResult.objects.filter(player=merged).values_list("cup_id", flat=True))
+    CupResult.objects.filter(player=merged).update(player=keep)
+    for ranking in CupRanking.objects.filter(members=merged):
+        ranking.members.add(keep)
+        cups.add(ranking.cup_id)
+    Cup.objects.filter(pk__in=cups).update(version=F("version") + 1)
 
 
 def set_withdrawn(registration: Registration, withdrawn: bool, user=None) -> bool:

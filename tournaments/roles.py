@@ -20,7 +20,7 @@ class RoleRefused(Refused):
 
 
 ORGANISERS = "Organisers"
-ORGANISER_PERMISSIONS = ("add_tournament", "add_player", "change_player", "delete_player")
+ORGANISER_PERMISSIONS = ("add_tournament", "add_player", "change_player", "delete_player", "add_cup", "change_cup")
 
 
 def organisers_group():

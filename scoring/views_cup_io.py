@@ -1,0 +1,162 @@
+"""Season cups (issue 19): the cup table's downloads (public) and the import of last season's
+results (organisers).
+
+Downloads: ``xlsx`` (:func:`scoring.cup_exports.cup_workbook`) and ``pdf`` (the poster,
+:func:`scoring.cup_exports.cup_poster_pdf`), served from the page cache while neither the cup nor
+any of its tournaments changed (:func:`scoring.cup_standings.cup_version`).
+
+Import: upload → preview (every tournament, every rejected row with its line and reason; nothing
+written) → confirm. The uploaded file waits in the session between preview and confirm, as in
+:mod:`tournaments.views_import`, and is checked again on confirm; the confirm button carries the
+file's digest and what the preview promised, so only what was shown is imported.
+"""
+
+import base64
+import hashlib
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views import View
+
+from tournaments.models import Cup
+from tournaments.permissions import SitePermissionRequiredMixin
+from tournaments.public_cache import CachedPublicPage
+
+from . import cup_import
+from .cup_exports import cup_poster_pdf, cup_workbook
+from .cup_standings import cup_version
+
+MAX_UPLOAD = 1024 * 1024  # 1 MB: a season of several thousand results (a CSV row is some 60 bytes)
+
+FORMATS = {
+    "xlsx": (cup_workbook, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    "pdf": (cup_poster_pdf, "application/pdf"),
+}
+
+
+def export_name(cup: Cup, fmt: str) -> str:
+    """``tiroler-tarockcup-2026-27.xlsx``, ``…-poster.pdf``."""
+    stem = slugify(cup.name) or f"cup-{cup.pk}"
+    return f"{stem}.xlsx" if fmt == "xlsx" else f"{stem}-poster.pdf"
+
+
+class CupExportView(CachedPublicPage, View):
+    """``fmt`` ``xlsx`` or ``pdf`` (anything else: 404) of cup ``pk``, as an attachment. The page
+    cache keeps the bytes and their type only, so the file name is set on every answer."""
+
+    def version_for(self, **kwargs):
+        return cup_version(kwargs["pk"]) if kwargs.get("fmt") in FORMATS else None
+
+    def dispatch(self, request, *args, **kwargs):
+        if kwargs.get("fmt") not in FORMATS:
+            raise Http404(_("No such download."))
+        response = super().dispatch(request, *args, **kwargs)
+        if response.status_code == 200:
+            cup = Cup.objects.filter(pk=kwargs["pk"]).only("pk", "name").first()
+            if cup is not None:
+                response["Content-Disposition"] = f'attachment; filename="{export_name(cup, kwargs["fmt"])}"'
+        return response
+
+    def get(self, request, pk, fmt):
+        cup = get_object_or_404(Cup, pk=pk)
+        render_file, content_type = FORMATS[fmt]
+        return HttpResponse(render_file(cup), content_type=content_type)
+
+
+class CupResultsFileForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Results"),
+        help_text=gettext_lazy("A CSV file or an Excel workbook (.xlsx), at most 1 MB."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD:
+            raise forms.ValidationError(_("The file is larger than 1 MB."))
+        return upload
+
+
+def _digest(content: bytes, preview: cup_import.CupImportPreview) -> str:
+    """The file and what its preview promised (:meth:`~scoring.cup_import.CupImportPreview.fingerprint`)."""
+    return hashlib.sha256(content + b"\0" + preview.fingerprint().encode()).hexdigest()
+
+
+class CupImportView(SitePermissionRequiredMixin, View):
+    """GET: the upload form. POST with a file: the preview. POST ``import``: write the results.
+
+    Anonymous users are sent to the login, users without ``tournaments.change_cup`` get 403."""
+
+    permission_required = "tournaments.change_cup"
+    template_name = "scoring/cup_import.html"
+
+    def session_key(self, cup):
+        return f"cup_import_{cup.pk}"
+
+    def render(self, cup, form, preview=None, digest=None, status=200):
+        return render(
+            self.request,
+            self.template_name,
+            {"cup": cup, "form": form, "preview": preview, "digest": digest, "heine": cup.method == "heine"},
+            status=status,
+        )
+
+    def get(self, request, pk):
+        return self.render(get_object_or_404(Cup, pk=pk), CupResultsFileForm())
+
+    def post(self, request, pk):
+        cup = get_object_or_404(Cup, pk=pk)
+        if "import" in request.POST:
+            return self.confirm(request, cup)
+        form = CupResultsFileForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return self.render(cup, form, status=422)
+        upload = form.cleaned_data["file"]
+        content = upload.read()
+        preview = cup_import.parse_results(cup, upload.name, content)
+        digest = None
+        if preview.ok:
+            digest = _digest(content, preview)
+            request.session[self.session_key(cup)] = {
+                "name": upload.name,
+                "content": base64.b64encode(content).decode("ascii"),
+                "digest": digest,
+            }
+        else:
+            request.session.pop(self.session_key(cup), None)
+        return self.render(cup, CupResultsFileForm(), preview, digest)
+
+    def confirm(self, request, cup):
+        stored = request.session.get(self.session_key(cup))
+        if not stored or stored.get("digest") != request.POST.get("digest"):
+            # a second confirm (reload, double click) finds the file gone: the first one took it
+            messages.error(request, _("Nothing was imported: this preview was already imported or is out of date. Upload the file again if results are missing."))
+            return redirect("cups_manage:import", pk=cup.pk)
+        content = base64.b64decode(stored["content"])
+        preview = cup_import.parse_results(cup, stored["name"], content)  # checked again
+        digest = _digest(content, preview)
+        if digest != stored["digest"]:  # shown again, with what a confirm would write now
+            request.session.pop(self.session_key(cup), None)
+            if preview.ok:
+                request.session[self.session_key(cup)] = {**stored, "digest": digest}
+            messages.error(request, _("The cup or the player register changed since the preview: nothing was imported. Check the new preview."))
+            return self.render(cup, CupResultsFileForm(), preview, digest if preview.ok else None, status=409)
+        try:
+            results, players = cup_import.import_results(cup, preview)
+        except cup_import.ImportRefused as refused:
+            request.session.pop(self.session_key(cup), None)
+            messages.error(request, refused.message)
+            return redirect("cups_manage:import", pk=cup.pk)
+        request.session.pop(self.session_key(cup), None)
+        messages.success(
+            request,
+            ngettext("%(count)s result imported", "%(count)s results imported", results) % {"count": results}
+            + ", "
+            + ngettext("%(count)s new player.", "%(count)s new players.", players) % {"count": players},
+        )
+        return redirect(cup.get_absolute_url())

@@ -1,0 +1,154 @@
+"""Season cups (issue 19): the public cup table with its sub-rankings and qualifiers, a player's
+season, and the organiser's cup settings. The cup table is computed by
+:mod:`scoring.cup_standings` and served from the cache while neither the cup nor any of its
+tournaments changed."""
+
+from django import forms
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.generic import ListView, TemplateView
+
+from tournaments.models import Cup, CupRanking, Player, Tournament
+from tournaments.permissions import SitePermissionRequiredMixin
+from tournaments.public_cache import CachedPublicPage
+from variants import registry
+
+from .cup_standings import cup_standings, cup_version, touch_cup
+
+
+def ruleset_choices():
+    """``(key, label)`` of every registered ruleset (a cup is of one ruleset, any edition)."""
+    seen = {}
+    for rs in registry.all_rulesets():
+        seen.setdefault(rs.key, rs.name)
+    return sorted(seen.items(), key=lambda item: item[1])
+
+
+class CupForm(forms.ModelForm):
+    """A cup's settings; ``counting`` must read as ``all``, ``half`` or a number from 1."""
+
+    ruleset = forms.ChoiceField(label=gettext_lazy("Ruleset"), choices=ruleset_choices)
+
+    class Meta:
+        model = Cup
+        fields = ["name", "ruleset", "method", "counting", "final_top", "final_min_played"]
+
+    def clean_counting(self):
+        value = self.cleaned_data["counting"].strip().casefold()
+        if value in ("all", "half") or (value.isdigit() and int(value) >= 1):
+            return value
+        raise forms.ValidationError(
+            _("“%(value)s” is not a counting rule: write “all”, “half” or a number of results from 1.") % {"value": self.cleaned_data["counting"]}
+        )
+
+    def clean_ruleset(self):
+        value = self.cleaned_data["ruleset"]
+        if self.instance.pk and value != self.instance.ruleset and self.instance.tournaments.exists():
+            raise forms.ValidationError(_("Its tournaments are played under another ruleset: a cup keeps the ruleset of its tournaments."))
+        return value
+
+
+class CupRankingForm(forms.ModelForm):
+    """A sub-ranking: a club, ticked players, or the away tournaments."""
+
+    class Meta:
+        model = CupRanking
+        fields = ["name", "club", "members", "away_only"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        members = self.fields["members"]
+        members.queryset = Player.objects.order_by("name")
+        members.help_text = _("Tick its players (women, youth, guests …), or name a club, or count the away tournaments only.")
+
+
+RankingFormSet = forms.inlineformset_factory(Cup, CupRanking, form=CupRankingForm, extra=1, can_delete=True)
+
+
+class CupListView(ListView):
+    """Every cup, newest first (public)."""
+
+    model = Cup
+    template_name = "scoring/cup_list.html"
+    context_object_name = "cups"
+
+
+class CupTableView(CachedPublicPage, TemplateView):
+    """A cup's table (``?ranking=<id>``: one of its sub-rankings), its qualifiers and downloads."""
+
+    template_name = "scoring/cup_table.html"
+
+    def version_for(self, **kwargs):
+        return cup_version(kwargs["pk"])
+
+    def get_context_data(self, **kwargs):
+        cup = get_object_or_404(Cup, pk=kwargs["pk"])
+        ranking = None
+        wanted = self.request.GET.get("ranking", "")
+        if wanted:
+            ranking = cup.rankings.filter(pk=int(wanted) if wanted.isdigit() else 0).first()
+            if ranking is None:
+                raise Http404(_("This cup has no such sub-ranking."))
+        return {
+            **super().get_context_data(**kwargs),
+            "cup": cup,
+            "standings": cup_standings(cup, ranking),
+            "rankings": list(cup.rankings.all()),
+            "can_manage": self.request.user.has_perm("tournaments.change_cup"),
+        }
+
+
+class CupPlayerView(CachedPublicPage, TemplateView):
+    """A player's season in a cup: every tournament, his rank, cup points, counted or not."""
+
+    template_name = "scoring/cup_player.html"
+
+    def version_for(self, **kwargs):
+        return cup_version(kwargs["pk"])
+
+    def get_context_data(self, **kwargs):
+        cup = get_object_or_404(Cup, pk=kwargs["pk"])
+        player = get_object_or_404(Player, pk=kwargs["player"])
+        standings = cup_standings(cup)
+        row = next((r for r in standings.rows if r.player.pk == player.pk), None)
+        return {**super().get_context_data(**kwargs), "cup": cup, "player": player, "standings": standings, "row": row,
+                "events": {e.key: e for e in standings.events}}
+
+
+class CupEditView(SitePermissionRequiredMixin, TemplateView):
+    """Create a cup (no ``pk``) or change one: its settings and sub-rankings on one page, saved
+    together or not at all (the page keeps what was typed)."""
+
+    permission_required = "tournaments.change_cup"
+    template_name = "scoring/cup_form.html"
+
+    def forms(self, data=None):
+        cup = get_object_or_404(Cup, pk=self.kwargs["pk"]) if "pk" in self.kwargs else Cup()
+        return CupForm(data, instance=cup), RankingFormSet(data, instance=cup, prefix="ranking")
+
+    def get_context_data(self, **kwargs):
+        form, formset = kwargs.get("forms") or self.forms()
+        return {**super().get_context_data(**kwargs), "form": form, "formset": formset, "cup": form.instance if form.instance.pk else None}
+
+    def post(self, request, **kwargs):
+        form, formset = self.forms(request.POST)
+        if form.is_valid() and formset.is_valid():
+            try:
+                with transaction.atomic():
+                    cup = form.save()
+                    formset.instance = cup
+                    formset.save()
+                    touch_cup(cup.pk)
+                    # Its tournaments' pages name the cup: a renamed cup shows there at once.
+                    Tournament.objects.filter(cup=cup).update(data_version=F("data_version") + 1, layout_version=F("layout_version") + 1)
+            except IntegrityError:  # the same new cup or sub-ranking saved meanwhile (a double click)
+                messages.info(request, _("This was saved meanwhile."))
+                return redirect("cups:list")
+            messages.success(request, _("The cup is saved."))
+            return redirect(cup.get_absolute_url())
+        return self.render_to_response(self.get_context_data(forms=(form, formset)), status=422)
