@@ -101,6 +101,7 @@ def export_tournament(tournament) -> bytes:
     player_ids = {row["player_id"] for row in data["registrations"]}
     data["players"] = list(Player.objects.filter(pk__in=player_ids).order_by("pk").values("id", "name", "club"))
     data["users"] = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
+    data["cup"] = tournament.cup.name if tournament.cup_id else None  # restored into the cup of that name, if there is one
     body = _canonical(data)
     archive = {
         "format": FORMAT,
@@ -173,7 +174,7 @@ def import_tournament(content: bytes, user=None):
     among namesakes) or created; users by user name. Raises :class:`BackupRefused` (nothing
     written) for a file :func:`read_archive` refuses or whose rows do not fit together."""
     from . import actions
-    from .models import Player, Table, Tournament
+    from .models import Cup, Player, Table, Tournament
 
     data = read_archive(content)
     User = get_user_model()
@@ -182,7 +183,8 @@ def import_tournament(content: bytes, user=None):
         known_users = dict(User.objects.filter(username__in=users.values()).values_list("username", "pk"))
         with transaction.atomic():
             own = _field_map(Tournament)
-            fields = {k: _value(own, k, v) for k, v in data["tournament"].items() if k not in ("id", "data_version", "layout_version")}
+            fields = {k: _value(own, k, v) for k, v in data["tournament"].items() if k not in ("id", "data_version", "layout_version", "cup_id")}
+            fields["cup"] = Cup.objects.filter(name=data.get("cup") or "").first()  # this site's cup of that name, or none
             tournament = Tournament.objects.create(**fields)
             Tournament.objects.filter(pk=tournament.pk).update(**{k: fields[k] for k in _stamped_fields(Tournament)})
             ids: dict[str, dict[int, int]] = {"tournament": {data["tournament"]["id"]: tournament.pk}, "players": {}}

@@ -156,3 +156,17 @@ def test_only_organisers_change_cups(cup, client):
     assert client.post(url, {"name": "Übernommen"}).status_code == 403
     cup.refresh_from_db()
     assert cup.name == "Testcup"
+
+
+@pytest.mark.django_db
+def test_a_restored_archive_joins_the_cup_of_its_name_or_none(cup, make_tournament):
+    from tournaments.backup import export_tournament, import_tournament
+
+    cup, _players = cup
+    t = make_tournament(players=4)
+    t.cup = cup
+    t.save()
+    archive = export_tournament(t)
+    assert import_tournament(archive).cup == cup  # the same site: the same cup
+    Cup.objects.filter(pk=cup.pk).update(name="Umbenannt")
+    assert import_tournament(archive).cup is None  # no cup of that name here: restored without one
