@@ -14,7 +14,6 @@ file's digest and what the preview promised, so only what was shown is imported.
 import base64
 import hashlib
 
-from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -26,12 +25,12 @@ from django.views import View
 from tournaments.models import Cup
 from tournaments.permissions import SitePermissionRequiredMixin
 from tournaments.public_cache import CachedPublicPage
+from tournaments.views_import import PlayerFileForm
 
 from . import cup_import
 from .cup_exports import cup_poster_pdf, cup_workbook
 from .cup_standings import cup_version
 
-MAX_UPLOAD = 1024 * 1024  # 1 MB: a season of several thousand results (a CSV row is some 60 bytes)
 
 FORMATS = {
     "xlsx": (cup_workbook, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
@@ -68,18 +67,13 @@ class CupExportView(CachedPublicPage, View):
         return HttpResponse(render_file(cup), content_type=content_type)
 
 
-class CupResultsFileForm(forms.Form):
-    file = forms.FileField(
-        label=gettext_lazy("Results"),
-        help_text=gettext_lazy("A CSV file or an Excel workbook (.xlsx), at most 1 MB."),
-        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}),
-    )
+class CupResultsFileForm(PlayerFileForm):
+    """The upload of last season's results: a CSV or xlsx file of at most 1 MB, as the player
+    import takes it (:class:`tournaments.views_import.PlayerFileForm`)."""
 
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD:
-            raise forms.ValidationError(_("The file is larger than 1 MB."))
-        return upload
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["file"].label = gettext_lazy("Results")
 
 
 def _digest(content: bytes, preview: cup_import.CupImportPreview) -> str:
