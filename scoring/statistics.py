@@ -465,16 +465,20 @@ def progression(tournament: Tournament, chosen: int | None = None, top: int = PR
     player with registration id ``chosen`` if he is not among them (an id of another tournament
     or of nobody is ignored). The total is what the standings rank by: table points where the
     ruleset ranks by them (``tarok-bled.md`` §7), else game points (``tournament-formats.md``
-    §1); a round a player did not play adds nothing. The standings' own queries, once."""
+    §1); a round a player did not play adds nothing. The standings' own queries, once.
+
+    The rounds end at the last round in which a hand was played: where every round is drawn at
+    the start, the rounds to come are not drawn as flat lines."""
     standings = compute_standings(tournament)
     ruleset = tournament.get_ruleset()
     label = _("Table points") if ruleset.victory_points else _("Game points")
+    played = max((i for row in standings.rows for i, v in enumerate(row.entry.rounds) if v is not None), default=-1) + 1
     series = []
     for row in standings.rows:
         is_top = len(series) < top
         if not is_top and row.entry.key != chosen:
             continue
-        values = row.entry.victory if row.entry.victory is not None else row.entry.rounds
+        values = (row.entry.victory if row.entry.victory is not None else row.entry.rounds)[:played]
         totals, total, started = [], 0, False
         for value in values:
             if value is not None:
@@ -482,7 +486,7 @@ def progression(tournament: Tournament, chosen: int | None = None, top: int = PR
                 started = True
             totals.append(float(total) if started else None)
         series.append(Series(row.entry.name, row.entry.key, totals, chosen=row.entry.key == chosen))
-    return Progression(standings.rounds, label, series)
+    return Progression(standings.rounds[:played], label, series)
 
 
 # ------------------------------------------------------------------ across tournaments

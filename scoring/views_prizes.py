@@ -93,8 +93,19 @@ class PrizeCategoryForm(forms.ModelForm):
         shares = parse_shares(cleaned.get("shares") or "") if "shares" not in self.errors else ()
         if cleaned.get("places") and len(shares) > cleaned["places"]:
             self.add_error("shares", _("%(shares)s shares for %(places)s places: give one share per place.") % {"shares": len(shares), "places": cleaned["places"]})
-        if cleaned.get("kind") == PrizeCategory.Kind.GROUP and not cleaned.get("club", "").strip() and not cleaned.get("members"):
+        kind = cleaned.get("kind")
+        if kind == PrizeCategory.Kind.GROUP and not cleaned.get("club", "").strip() and not cleaned.get("members"):
             self.add_error("club", _("A group category needs its club or its ticked members."))
+        if kind == PrizeCategory.Kind.GROUP and cleaned.get("club", "").strip() and cleaned.get("members"):
+            self.add_error("club", _("Name the group's club or tick its members, not both."))
+        # What a kind does not use is refused, never kept unused (nothing typed is silently dropped).
+        if kind not in (PrizeCategory.Kind.PLACES, PrizeCategory.Kind.GROUP):
+            if cleaned.get("shares"):
+                self.add_error("shares", _("Shares of the prize money are for places and group categories."))
+            if cleaned.get("places") not in (None, 1):
+                self.add_error("places", _("This kind of prize has no places to count."))
+        if kind != PrizeCategory.Kind.GROUP and (cleaned.get("club", "").strip() or cleaned.get("members")):
+            self.add_error("club", _("A club or members are for a group category."))
         return cleaned
 
 

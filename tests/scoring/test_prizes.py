@@ -287,3 +287,14 @@ def test_a_player_with_two_best_hands_wins_the_best_hand_prize_once():
     hands = [BestHand(1, "A", 50, "R1"), BestHand(1, "A", 50, "R2"), BestHand(2, "B", 50, "R3")]
     prizes = award(ROWS, [Category("best_hand", "Bestes Spiel", amount=D(10))], Fund(), best_hands=hands)
     assert money(prizes) == [("50", ["A", "B"], D("5.00"), True)] and prizes.awards[0].note == "R1; R2; R3"
+
+
+@pytest.mark.django_db
+def test_what_a_kind_does_not_use_is_refused_not_dropped(make_tournament, director_client, english):
+    t = make_tournament(players=8)
+    url = reverse("scoring_director:prizes", args=[t.pk])
+    data = settings_post(**{"cat-0-kind": "last", "cat-0-name": "Mauskönig", "cat-0-places": "1", "cat-0-shares": "10", "cat-0-club": "Imst"})
+    page = director_client.post(url, data).content.decode()
+    assert "Shares of the prize money are for places and group categories." in page
+    assert "A club or members are for a group category." in page
+    assert not t.prize_categories.exists()

@@ -276,3 +276,14 @@ def test_a_substitute_is_credited_with_the_hands_he_played(make_tournament, engl
     stats = day_statistics(t)
     assert [(b.score, b.player.registration_id, b.where.number) for b in stats.best] == [(30, spare.pk, 2)]
     assert [(b.score, b.player.registration_id) for b in stats.biggest] == [(30, spare.pk)]  # 15 for the seated player
+
+
+@pytest.mark.django_db
+def test_the_progression_ends_at_the_last_round_played_when_all_are_drawn_at_the_start(make_tournament, english):
+    t = make_tournament(players=4, rounds=3, draw_mode="all_at_start")
+    services.draw_next_round(t, seed=3)  # all three rounds
+    table = t.round_set.get(number=1).tables.get()
+    save_hand(table, {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, "won": True})
+    shown = progression(t)
+    assert shown.rounds == [1]  # rounds 2 and 3 are drawn, not played: no flat lines for them
+    assert sorted(s.totals for s in shown.series) == [[-1.0], [-1.0], [1.0], [1.0]]
