@@ -65,6 +65,11 @@ class CupStandings:
     qualified: list[CupRow] = field(default_factory=list)
 
     @property
+    def qualified_keys(self) -> set[int]:
+        """The register keys of the final's qualifiers (to mark their rows)."""
+        return {row.player.pk for row in self.qualified}
+
+    @property
     def results(self) -> list[tuple[Event, CupPlayer, Result]]:
         """Every result of the table, by event then rank: for the workbook's sheet of results."""
         by_key = {e.key: e for e in self.events}
@@ -156,7 +161,7 @@ def qualified(cup: Cup, rows: list[CupRow]) -> list[CupRow]:
     if cup.final_top is None or len(eligible) <= cup.final_top:
         return eligible
     last = eligible[cup.final_top - 1]
-    return [r for r in eligible if eligible.index(r) < cup.final_top or (r.total, r.rank) == (last.total, last.rank)]
+    return [r for i, r in enumerate(eligible) if i < cup.final_top or r.rank == last.rank]
 
 
 def cup_version(cup_id: int) -> tuple[str, str] | None:

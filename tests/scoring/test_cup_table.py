@@ -170,3 +170,11 @@ def test_a_restored_archive_joins_the_cup_of_its_name_or_none(cup, make_tourname
     assert import_tournament(archive).cup == cup  # the same site: the same cup
     Cup.objects.filter(pk=cup.pk).update(name="Umbenannt")
     assert import_tournament(archive).cup is None  # no cup of that name here: restored without one
+
+
+@pytest.mark.django_db
+def test_the_cup_table_marks_the_qualifiers(cup, english):
+    cup, _players = cup  # the best 2: Anna, and Bert and Carl level on 2nd
+    page = Client().get(reverse("cups:table", args=[cup.pk])).content.decode()
+    assert page.count('class="qualified"') == 3
+    assert "Qualified for the final" in page
