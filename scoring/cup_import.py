@@ -43,16 +43,14 @@ from __future__ import annotations
 
 import datetime
 import re
-import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
-from io import BytesIO
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments.importer import Unreadable, _read
+from tournaments.importer import Unreadable, clean, header_key, read_lines
 from tournaments.models import Cup, CupResult, Player, Tournament, bidi_problem
 
 from .cup_standings import touch_cup
@@ -62,7 +60,6 @@ NAME_MAX = Player._meta.get_field("name").max_length
 CLUB_MAX = Player._meta.get_field("club").max_length
 EVENT_MAX = CupResult._meta.get_field("event").max_length
 MAX_ROWS = 5000
-MAX_UNPACKED = 20 * 1024 * 1024  # an .xlsx whose parts unpack past this is refused before it is opened
 TOTAL_LIMIT = 10**9  # a total beyond this is a typing error, not a Tarock score
 
 COLUMNS = ("event", "date", "rank", "name", "club", "total", "away")  # the order without a header
@@ -212,21 +209,13 @@ class ImportRefused(Exception):
 # --- reading cells ----------------------------------------------------------------------------------
 
 
-def _clean(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _header_key(text: str) -> str:
-    return _clean(text).lower().rstrip(".:").strip()
-
-
 def event_key(name: str, date: datetime.date) -> tuple[str, datetime.date]:
     """Same tournament: the same name (ignoring case and extra spaces) on the same date."""
-    return _clean(name).casefold(), date
+    return clean(name).casefold(), date
 
 
 def name_key(name: str) -> str:
-    return _clean(name).casefold()
+    return clean(name).casefold()
 
 
 _ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]00:00(?::00)?)?")
@@ -273,26 +262,11 @@ def parse_away(text: str) -> bool | None:
     raise ValueError(text)
 
 
-def _lines(file_name: str, content: bytes) -> list[tuple[int, list[str]]]:
-    """``(line, cells)`` of the file's non-empty lines; raises :class:`Unreadable`."""
-    if content.startswith(b"PK\x03\x04"):
-        try:
-            unpacked = sum(info.file_size for info in zipfile.ZipFile(BytesIO(content)).infolist())
-        except (zipfile.BadZipFile, ValueError) as exc:
-            raise Unreadable from exc
-        if unpacked > MAX_UNPACKED:  # a "zip bomb"
-            raise Unreadable(
-                _("The workbook unpacks to %(mb)s MB, more than the %(max)s MB a season's results need; it was not opened.")
-                % {"mb": unpacked // 2**20, "max": MAX_UNPACKED // 2**20}
-            )
-    return [(number, cells) for number, cells in _read(file_name, content) if any(c.strip() for c in cells)]
-
-
 def _header(cells: list[str]) -> tuple[dict[str, int], list[str]] | None:
     """``({column: index}, [cells not read])`` if ``cells`` is a header row, else ``None``."""
     columns, ignored = {}, []
     for index, cell in enumerate(cells):
-        key = _header_key(cell)
+        key = header_key(cell)
         found = next((c for c, names in HEADERS.items() if key in names and c not in columns), None)
         if found is not None:
             columns[found] = index
@@ -325,11 +299,9 @@ def parse_results(cup: Cup, file_name: str, content: bytes) -> CupImportPreview:
     """
     preview = CupImportPreview()
     try:
-        lines = _lines(file_name, content)
+        lines = read_lines(file_name, content)
     except Unreadable as unreadable:
-        preview.problems.append(
-            Problem(None, unreadable.message or _("The file could not be read. Upload a CSV file or an Excel workbook (.xlsx)."))
-        )
+        preview.problems.append(Problem(None, unreadable.message))
         return preview
     columns = {column: i for i, column in enumerate(COLUMNS)}
     if lines and (header := _header(lines[0][1])) is not None:
@@ -407,9 +379,9 @@ def _read_rows(cup, lines, columns, problems) -> tuple[list[ResultRow], list[tup
     rows, unreadable_dates = [], []
     event, raw_date = "", ""
     for number, cells in lines:
-        event = _clean(cell(cells, "event")) or event  # blank: as the row above
+        event = clean(cell(cells, "event")) or event  # blank: as the row above
         raw_date = cell(cells, "date").strip() or raw_date
-        name, club = _clean(cell(cells, "name")), _clean(cell(cells, "club"))
+        name, club = clean(cell(cells, "name")), clean(cell(cells, "club"))
         raw_rank, raw_total, raw_away = cell(cells, "rank").strip(), cell(cells, "total").strip(), cell(cells, "away")
         found = []
         if not event:
@@ -550,9 +522,9 @@ def _plan_players(events, problems) -> None:
     seen: dict[tuple, dict[tuple, int]] = {}
     for event, planned in planned_rows:
         row = planned.row
-        key, club = name_key(row.name), _clean(row.club).casefold()
+        key, club = name_key(row.name), clean(row.club).casefold()
         namesakes = pool.get(key, [])
-        same_club = [n for n in namesakes if _clean(n[2]).casefold() == club]
+        same_club = [n for n in namesakes if clean(n[2]).casefold() == club]
         if same_club:
             found = same_club[0]
         elif len(namesakes) == 1 and (namesakes[0][0] is not None or not club):
@@ -567,7 +539,7 @@ def _plan_players(events, problems) -> None:
             pool.setdefault(key, []).append(found)
         player, who, known_club = found
         planned.player, planned.new_key = player, (None if player else who)
-        if player is not None and club and _clean(known_club).casefold() != club:
+        if player is not None and club and clean(known_club).casefold() != club:
             planned.other_club = known_club
         players = seen.setdefault(event.key, {})
         if who in players:

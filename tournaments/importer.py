@@ -87,9 +87,10 @@ class ImportRefused(Exception):
 
 
 class Unreadable(Exception):
-    """The file cannot be read; ``message``, if given, says why (else the general advice)."""
+    """The file cannot be read; ``message`` says why (the general advice unless given)."""
 
     def __init__(self, message: str | None = None):
+        message = message or _("The file could not be read. Upload a CSV file or an Excel workbook (.xlsx).")
         super().__init__(message)
         self.message = message
 
@@ -159,7 +160,7 @@ def _xlsx_lines(content: bytes) -> list[tuple[int, list[str]]]:
         raise Unreadable from exc
     if unpacked > MAX_UNPACKED:  # a "zip bomb": a small file that unpacks to gigabytes
         raise Unreadable(
-            _("The workbook unpacks to %(mb)s MB, more than the %(max)s MB a player list needs; it was not opened.")
+            _("The workbook unpacks to %(mb)s MB, more than the %(max)s MB a list of players or results needs; it was not opened.")
             % {"mb": unpacked // 2**20, "max": MAX_UNPACKED // 2**20}
         )
     try:
@@ -178,32 +179,39 @@ def _xlsx_lines(content: bytes) -> list[tuple[int, list[str]]]:
         workbook.close()
 
 
-def _read(file_name: str, content: bytes) -> list[tuple[int, list[str]]]:
-    """``(line, cells)`` of every line of the file; raises :class:`Unreadable`."""
+def read_lines(file_name: str, content: bytes) -> list[tuple[int, list[str]]]:
+    """``(line, cells)`` of every non-empty line of an uploaded CSV file or (the first sheet of)
+    an xlsx workbook, line numbers as the user sees them; raises :class:`Unreadable` for a file
+    that is neither, cannot be decoded, or is a workbook unpacking past :data:`MAX_UNPACKED`. The
+    player list and the cup results (:mod:`scoring.cup_import`) are read through it."""
     suffix = file_name.lower().rsplit(".", 1)[-1] if "." in file_name else ""
     if content.startswith(b"PK\x03\x04") and suffix in ("xlsx", "xlsm", "csv", "txt", ""):
-        return _xlsx_lines(content)  # a workbook, whatever its name says
-    if suffix in ("csv", "txt"):
-        return _csv_lines(content)
-    raise Unreadable
+        lines = _xlsx_lines(content)  # a workbook, whatever its name says
+    elif suffix in ("csv", "txt"):
+        lines = _csv_lines(content)
+    else:
+        raise Unreadable
+    return [(number, cells) for number, cells in lines if any(c.strip() for c in cells)]
 
 
 # --- checking the rows ----------------------------------------------------------------------------
 
 
-def _clean(text: str) -> str:
+def clean(text: str) -> str:
+    """``text`` with its spaces collapsed and trimmed (``" Anna  Berger "`` → ``"Anna Berger"``)."""
     return " ".join(text.split())
 
 
-def _header_key(text: str) -> str:
-    return _clean(text).lower().rstrip(".:").strip()
+def header_key(text: str) -> str:
+    """A header cell as the header names are written: cleaned, lower case, no trailing ``.``/``:``."""
+    return clean(text).lower().rstrip(".:").strip()
 
 
 def _header_columns(cells: list[str]) -> dict[str, int] | None:
     """``{column: index}`` if ``cells`` is a header row (some cell names a column), else ``None``."""
     columns = {}
     for index, cell in enumerate(cells):
-        key = _header_key(cell)
+        key = header_key(cell)
         for column, names in HEADERS.items():
             if key in names and column not in columns:
                 columns[column] = index
@@ -212,7 +220,7 @@ def _header_columns(cells: list[str]) -> dict[str, int] | None:
 
 def player_key(name: str, club: str) -> tuple[str, str]:
     """Same player: same name and club, ignoring case and extra spaces."""
-    return _clean(name).casefold(), _clean(club).casefold()
+    return clean(name).casefold(), clean(club).casefold()
 
 
 def _start_number(raw: str) -> int | None:
@@ -229,13 +237,10 @@ def parse_players(uploaded_file_name: str, content: bytes, tournament: Tournamen
     """
     preview = ImportPreview()
     try:
-        lines = _read(uploaded_file_name, content)
+        lines = read_lines(uploaded_file_name, content)
     except Unreadable as unreadable:
-        preview.problems.append(
-            RowProblem(None, unreadable.message or _("The file could not be read. Upload a CSV file or an Excel workbook (.xlsx)."))
-        )
+        preview.problems.append(RowProblem(None, unreadable.message))
         return preview
-    lines = [(number, cells) for number, cells in lines if any(c.strip() for c in cells)]
     columns = {"name": 0, "club": 1, "start_number": 2}
     if lines:
         header = _header_columns(lines[0][1])
@@ -263,7 +268,7 @@ def parse_players(uploaded_file_name: str, content: bytes, tournament: Tournamen
 
     candidates = []
     for number, cells in lines:
-        name, club, raw_number = _clean(cell(cells, "name")), _clean(cell(cells, "club")), cell(cells, "start_number")
+        name, club, raw_number = clean(cell(cells, "name")), clean(cell(cells, "club")), cell(cells, "start_number")
         problems = []
         if not name:
             problems.append(_("The name is missing."))

@@ -276,6 +276,17 @@ def test_unreadable_file_and_missing_columns(cup, english):
     ]
 
 
+def test_a_workbook_that_unpacks_to_too_much_is_not_opened(cup, english):
+    import zipfile
+
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/worksheets/sheet1.xml", b" " * (25 * 1024 * 1024))  # 25 MB of blanks, 25 KB packed
+    [(line, message)] = problems(cup_import.parse_results(cup, "saison.xlsx", packed.getvalue()))
+    assert line is None and "unpacks to 25 MB" in message and "was not opened" in message
+
+
 def test_heine_cup_needs_the_total(cup, english):
     cup.method = "heine"
     cup.save()
