@@ -92,7 +92,7 @@ def build_board(tournament: Tournament) -> Board:
         totals.setdefault(table_id, []).append((f"{name} → {sub_name}" if sub_name else name, score + sub_score))
     rounds: dict[int, BoardRound] = {}
     for t in tables:
-        cap = tournament.hands_for_table(t.size) if t.ended_after is None else t.ended_after
+        cap = tournament.hand_cap(t.size, t.ended_after)
         cell = BoardCell(t, t.size, t.played, cap, flags.get(t.pk, 0), confirmed.get(t.pk), totals.get(t.pk, []))
         rounds.setdefault(t.round_id, BoardRound(t.round)).cells.append(cell)
     field_ = Counter(tournament.registrations.values_list("withdrawn", flat=True))

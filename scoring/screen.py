@@ -109,8 +109,7 @@ def screen_state(tournament: Tournament) -> ScreenState:
     seated = 0
     if rnd is not None:
         for t in tables_with_counts(tournament, round_id=rnd.pk):
-            cap = tournament.hands_for_table(t.size) if t.ended_after is None else t.ended_after
-            progress.append(Progress(t.number, t.played, cap, t.ended_after is not None))
+            progress.append(Progress(t.number, t.played, tournament.hand_cap(t.size, t.ended_after), t.ended_after is not None))
             seated += t.size
     started = rnd is not None and (clock_of(rnd).started_at is not None or any(p.hands for p in progress))
     # Ranked: everyone but a player who withdrew before he sat at a table (scoring/standings.py).

@@ -63,7 +63,7 @@ def table_states(tournament: Tournament) -> dict[int, TableState]:
         .annotate(hand_count=Count("hands", distinct=True), seat_count=Count("seats", distinct=True))
         .values_list("id", "round__number", "number", "hand_count", "seat_count", "ended_after")
     ):
-        cap = ended_after if ended_after is not None else tournament.hands_for_table(seats)
+        cap = tournament.hand_cap(seats, ended_after)
         states[table_id] = TableState(round_number, number, hands > 0, hands >= cap)
     return states
 

@@ -141,6 +141,11 @@ class Tournament(models.Model):
         """Hand cap for a table of ``table_size`` (``koenigrufen.md`` §5; Cego 24 at every table)."""
         return self.get_ruleset().hands_per_round(table_size, self.hands_per_round)
 
+    def hand_cap(self, table_size: int, ended_after: int | None = None) -> int:
+        """The hands a table of ``table_size`` plays in its round: the count the director ended it
+        at (``Table.ended_after``), else :meth:`hands_for_table`."""
+        return self.hands_for_table(table_size) if ended_after is None else ended_after
+
 
 class Registration(models.Model):
     """A player's entry in a tournament, with start number, withdrawal and drawn lot."""

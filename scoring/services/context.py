@@ -84,7 +84,7 @@ def table_info(table: Table, record: dict | None = None, number: int | None = No
 def info_from_seats(table: Table, seats: list, tournament, rs, record: dict | None = None, number: int | None = None) -> TableInfo:
     """:func:`table_info` from ``seats`` already loaded (position order, players selected) and the
     tournament's ruleset ``rs``; no query."""
-    cap = tournament.hands_for_table(len(seats)) if table.ended_after is None else table.ended_after
+    cap = tournament.hand_cap(len(seats), table.ended_after)
     if record is not None:
         positions = record_positions(record, len(seats))
     else:
