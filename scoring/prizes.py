@@ -39,6 +39,8 @@ from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
 
+from variants.checks import is_int
+
 CENT = Decimal("0.01")
 EXCLUSIVE = ("places", "group")  # kinds of which a player wins at most one prize
 
@@ -278,12 +280,9 @@ def kontra_calls(records) -> int:
     for record in records:
         if not isinstance(record, dict) or record.get("outcome") == "struck":
             continue
-        level = record.get("kontra")
-        calls += level if isinstance(level, int) and not isinstance(level, bool) and level > 0 else 0
+        levels = [record.get("kontra")] + [b.get("kontra") for b in record.get("bonuses") or [] if isinstance(b, dict)]
+        calls += sum(level for level in levels if is_int(level) and level > 0)
         calls += 1 if record.get("kontra_by") is not None else 0
-        for bonus in record.get("bonuses") or []:
-            level = bonus.get("kontra") if isinstance(bonus, dict) else None
-            calls += level if isinstance(level, int) and not isinstance(level, bool) and level > 0 else 0
     return calls
 
 

@@ -15,6 +15,7 @@ from django.views.generic import ListView, TemplateView
 
 from tournaments.models import Cup, CupRanking, Player, Tournament
 from tournaments.permissions import SitePermissionRequiredMixin
+from tournaments.posted import whole_number
 from tournaments.public_cache import CachedPublicPage
 from variants import registry
 
@@ -91,7 +92,7 @@ class CupTableView(CachedPublicPage, TemplateView):
         ranking = None
         wanted = self.request.GET.get("ranking", "")
         if wanted:
-            ranking = cup.rankings.filter(pk=int(wanted) if wanted.isdigit() else 0).first()
+            ranking = cup.rankings.filter(pk=whole_number(wanted) or 0).first()
             if ranking is None:
                 raise Http404(_("This cup has no such sub-ranking."))
         return {

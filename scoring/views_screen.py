@@ -6,6 +6,7 @@ from django.views.generic import TemplateView
 
 from tournaments.links import player_names_link, qr_png
 from tournaments.models import Tournament
+from tournaments.posted import whole_number
 from tournaments.public_cache import CachedPublicPage
 
 from .prizes import prize_list
@@ -17,11 +18,8 @@ SLIDE_SECONDS = 12  # how long a slide stays: a standings page of 15 rows is rea
 
 def seconds(value) -> int:
     """Seconds per slide from the query (``?seconds=20``): 5 to 120, else :data:`SLIDE_SECONDS`."""
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return SLIDE_SECONDS
-    return number if 5 <= number <= 120 else SLIDE_SECONDS
+    number = whole_number(value)
+    return number if number is not None and 5 <= number <= 120 else SLIDE_SECONDS
 
 
 class ScreenView(CachedPublicPage, TemplateView):

@@ -178,3 +178,11 @@ def test_the_cup_table_marks_the_qualifiers(cup, english):
     page = Client().get(reverse("cups:table", args=[cup.pk])).content.decode()
     assert page.count('class="qualified"') == 3
     assert "Qualified for the final" in page
+
+
+@pytest.mark.django_db
+def test_an_unknown_sub_ranking_is_not_found(cup):
+    cup, _players = cup
+    url = reverse("cups:table", args=[cup.pk])
+    for wanted in ("999", "x", "²"):  # "²" is a digit to str.isdigit, not a number
+        assert Client().get(url, {"ranking": wanted}).status_code == 404
