@@ -19,19 +19,27 @@ from .models import PrizeCategory, PrizeFund
 from .prizes import parse_shares, prize_list
 
 
-def double_click(tournament_id: int, user) -> bool:
-    """Whether the last change of the prizes was ``user``'s own, seconds ago: the first of a
-    double click, whose second must not be taken for another director's change."""
+def last_prizes_change(tournament_id: int) -> ActionLog | None:
+    """The action log entry of the last change of the tournament's prizes, if any."""
+    return ActionLog.objects.filter(tournament_id=tournament_id, action=ActionLog.Action.PRIZES_CHANGED).order_by("-pk").first()
+
+
+def double_click(last: ActionLog | None, user) -> bool:
+    """Whether ``last`` (:func:`last_prizes_change`) was ``user``'s own, seconds ago: the first of
+    a double click, whose second must not be taken for another director's change."""
     import datetime
 
     from django.utils import timezone
 
-    last = ActionLog.objects.filter(tournament_id=tournament_id, action=ActionLog.Action.PRIZES_CHANGED).order_by("-pk").first()
     return last is not None and last.user_id == user.pk and last.created > timezone.now() - datetime.timedelta(seconds=10)
 
 
 class Stale(Exception):
-    """The prizes changed since the page that posted was shown."""
+    """The prizes changed since the page that posted was shown; ``last``: that change."""
+
+    def __init__(self, last: ActionLog | None):
+        super().__init__(last)
+        self.last = last
 
 
 class PrizeFundForm(forms.ModelForm):
@@ -132,7 +140,7 @@ CategoryFormSet = forms.inlineformset_factory(
 def prizes_seen(tournament_id: int) -> int:
     """The last change of the tournament's prizes (its action log entry's id, 0 if none): the
     settings page carries it, so a save from a page shown before another change is refused."""
-    last = ActionLog.objects.filter(tournament_id=tournament_id, action=ActionLog.Action.PRIZES_CHANGED).order_by("-pk").first()
+    last = last_prizes_change(tournament_id)
     return last.pk if last else 0
 
 
@@ -155,7 +163,7 @@ class PrizeSettingsView(RoleRequiredMixin, TemplateView):
         fund_form, formset = kwargs.get("forms") or self.forms(tournament)
         return {
             **super().get_context_data(**kwargs), "tournament": tournament, "fund_form": fund_form, "formset": formset,
-            "seen": kwargs.get("seen", prizes_seen(tournament.pk)), "stale": kwargs.get("stale", False),
+            "seen": kwargs["seen"] if "seen" in kwargs else prizes_seen(tournament.pk), "stale": kwargs.get("stale", False),
         }
 
     def post(self, request, pk):
@@ -165,23 +173,23 @@ class PrizeSettingsView(RoleRequiredMixin, TemplateView):
             try:
                 with transaction.atomic():
                     touch(tournament.pk)  # locks the tournament: one save at a time
-                    if str(prizes_seen(tournament.pk)) != request.POST.get("seen", ""):
-                        raise Stale
+                    last = last_prizes_change(tournament.pk)
+                    if str(last.pk if last else 0) != request.POST.get("seen", ""):
+                        raise Stale(last)
                     fund_form.save()
                     formset.save()
                     actions.log(tournament.pk, actions.Action.PRIZES_CHANGED, request.user,
                                 detail=", ".join(c.name for c in tournament.prize_categories.all()))
-            except Stale:  # another tab or director saved since this page was shown
-                if double_click(tournament.pk, request.user):
-                    messages.info(request, _("These prizes were saved meanwhile; here they are as they are now."))
-                    return redirect("scoring_director:prizes", pk=pk)
-                return self.render_to_response(
-                    self.get_context_data(forms=(fund_form, formset), seen=request.POST.get("seen", ""), stale=True), status=409
-                )
+            except Stale as stale:
+                if not double_click(stale.last, request.user):  # another tab or director saved since this page was shown
+                    return self.render_to_response(
+                        self.get_context_data(forms=(fund_form, formset), seen=request.POST.get("seen", ""), stale=True), status=409
+                    )
+                messages.info(request, _("These prizes were saved meanwhile; here they are as they are now."))
             except IntegrityError:  # the same new category saved meanwhile (a double click)
                 messages.info(request, _("These prizes were saved meanwhile; here they are as they are now."))
-                return redirect("scoring_director:prizes", pk=pk)
-            messages.success(request, _("The prizes are saved."))
+            else:
+                messages.success(request, _("The prizes are saved."))
             return redirect("scoring_director:prizes", pk=pk)
         return self.render_to_response(self.get_context_data(forms=(fund_form, formset)), status=422)
 
