@@ -34,7 +34,7 @@ from openpyxl.utils import get_column_letter
 from tournaments.models import Cup
 from tournaments.pdf import html_to_pdf
 
-from .cup_standings import CupStandings, cup_standings
+from .cup_standings import CupStandings, cup_standings, season
 
 BOLD = Font(bold=True)
 STRUCK = Font(strike=True, color="808080")
@@ -163,12 +163,13 @@ def cup_workbook(cup: Cup) -> bytes:
     wb = Workbook()
     wb.remove(wb.active)
     wb.properties.title = cup.name
-    standings = cup_standings(cup)
+    held = season(cup)  # ranked once for the cup and again for each sub-ranking, read once
+    standings = cup_standings(cup, held=held)
     taken: set[str] = set()
     cup_title, results_title = sheet_title(_("Cup"), taken), sheet_title(_("Results"), taken)
     _table_sheet(wb, cup_title, standings)
     for ranking in cup.rankings.all():
-        _table_sheet(wb, sheet_title(ranking.name, taken), cup_standings(cup, ranking))
+        _table_sheet(wb, sheet_title(ranking.name, taken), cup_standings(cup, ranking, held=held))
     _results_sheet(wb, results_title, standings)
     out = BytesIO()
     wb.save(out)

@@ -134,10 +134,11 @@ def in_ranking(ranking: CupRanking | None, player: CupPlayer, members: set[int])
     return not members or player.pk in members
 
 
-def cup_standings(cup: Cup, ranking: CupRanking | None = None) -> CupStandings:
+def cup_standings(cup: Cup, ranking: CupRanking | None = None, held: tuple | None = None) -> CupStandings:
     """The cup table of ``cup``, or of its sub-ranking ``ranking``, with the final's qualifiers
-    (see the module's docstring)."""
-    events, results, players, to_come = season(cup)
+    (see the module's docstring). ``held``: the cup's :func:`season` if the caller has it (the
+    workbook ranks the whole cup and every sub-ranking from one)."""
+    events, results, players, to_come = held if held is not None else season(cup)
     members = set(ranking.members.values_list("pk", flat=True)) if ranking is not None else set()
     if ranking is not None and ranking.away_only:
         away_keys = {e.key for e in events if e.away}
