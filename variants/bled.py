@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from .base import Bonus, Contract, Option, Problem, Ruleset, SeatCard, Settlement, ThreeHandedTables, _
 from .cardpoints import CardPointsError
-from .checks import HandCheck, is_int, whole_points
+from .checks import HandCheck, is_int, recorded_points, whole_points
 
 FAMILY_NORMAL = "normal"  # Trojka, Dvojko, Enojko: value + difference (§3)
 
@@ -275,10 +275,7 @@ class BledRuleset(ThreeHandedTables, Ruleset):
         contract = self._contracts.get(record.get("contract"))
         if contract is None or contract.family == "klop":
             return reasons
-        try:
-            points = whole_points(record["declarer_points"]) if record.get("declarer_points") is not None else None
-        except CardPointsError:
-            points = None
+        points = recorded_points(record)
         if points in (0, 70) and not any(r.msgid == "Valat" for r in reasons):
             reasons.insert(0, Problem(_("Valat")))
         won = record.get("won") if contract.family == "berac" else (points > HALF if points is not None else None)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from .base import Contract, Option, Problem, Ruleset, SeatCard, Settlement, ThreeHandedTables, _
 from .cardpoints import CardPointsError
-from .checks import HandCheck, whole_points
+from .checks import HandCheck, recorded_points, whole_points
 
 FAMILY_CEGO = "cego"  # the Cego family: cego .. geiss, factor f, may be played against a Solo
 
@@ -168,10 +168,7 @@ class CegoRuleset(ThreeHandedTables, Ruleset):
         contract = self._contracts.get(record.get("contract"))
         if contract is None or contract.family == "raeuber":
             return reasons
-        try:
-            points = whole_points(record["declarer_points"]) if record.get("declarer_points") is not None else None
-        except CardPointsError:
-            points = None
+        points = recorded_points(record)
         if points == 70:
             reasons.append(Problem(_("every trick")))
         if contract.family in ("solo", "ulti", "solodu"):

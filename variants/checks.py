@@ -25,6 +25,18 @@ def whole_points(value) -> int:
     return parse_thirds(value, allow_blatt=False) // 3
 
 
+def recorded_points(record) -> int | None:
+    """The declarer's whole card points as ``record`` gives them (:func:`whole_points`), or
+    ``None`` where it gives none or none that read; never raises (for remarks about a hand, not
+    for its validation)."""
+    if record.get("declarer_points") is None:
+        return None
+    try:
+        return whole_points(record["declarer_points"])
+    except CardPointsError:
+        return None
+
+
 class HandCheck:
     """One validation run over a hand record; collects :class:`~variants.base.Problem` in order.
 
