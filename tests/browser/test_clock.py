@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from tournaments import clock, services
 from tournaments.models import Round
+from .helpers import log_in
 
 
 def seconds_shown(text):
@@ -30,10 +31,7 @@ def test_the_clock_counts_down_on_the_board_and_on_a_phone(browser, live_server,
     # Almost over: the board says time is up by itself once the end time passes.
     Round.objects.filter(pk=rnd.pk).update(clock_started_at=timezone.now() - datetime.timedelta(minutes=90, seconds=-2))
     board = browser.new_page(locale="en-GB", viewport={"width": 1920, "height": 1080})
-    board.goto(f"{live_server.url}/accounts/login/?next=/manage/t/{t.pk}/board/")
-    board.fill("input[name=username]", "leiter")
-    board.fill("input[name=password]", "geheim-123")
-    board.keyboard.press("Enter")
+    log_in(board, live_server, f"/manage/t/{t.pk}/board/")
     board.wait_for_selector("[data-clock-time]")
     board.wait_for_selector(".clock-over", timeout=8000)
     assert board.inner_text("[data-clock-time]") == "Time is up"

@@ -4,6 +4,7 @@ the standings find a name; and the browser reports no violation of the policy.""
 
 from scoring.models import Hand
 from tournaments import services
+from .helpers import log_in
 
 
 def test_the_day_works_under_the_content_security_policy(browser, live_server, director, make_tournament):
@@ -13,10 +14,7 @@ def test_the_day_works_under_the_content_security_policy(browser, live_server, d
     t = make_tournament(players=4)
     table = services.draw_next_round(t, seed=7).tables.get()
 
-    page.goto(f"{live_server.url}/accounts/login/?next=/table/{table.pk}/")
-    page.fill("input[name=username]", "leiter")
-    page.fill("input[name=password]", "geheim-123")
-    page.keyboard.press("Enter")
+    log_in(page, live_server, f"/table/{table.pk}/")
     page.wait_for_selector("#hand-form")
     page.evaluate("window.__same_page = true")
 

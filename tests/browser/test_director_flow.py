@@ -9,14 +9,12 @@ import pytest
 
 from scoring.models import Hand
 from tournaments import services
+from .helpers import log_in
 
 
 def log_in_to_sheet(page, live_server, table):
     """Log in as the director fixture's user and land on the table's score sheet with its form."""
-    page.goto(f"{live_server.url}/accounts/login/?next=/table/{table.pk}/")
-    page.fill("input[name=username]", "leiter")
-    page.fill("input[name=password]", "geheim-123")
-    page.keyboard.press("Enter")
+    log_in(page, live_server, f"/table/{table.pk}/")
     page.wait_for_selector("#hand-form")
 
 

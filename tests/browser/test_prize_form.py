@@ -1,14 +1,13 @@
 """Issue 18: the prize settings show each category's own fields — club and members for a group
 only — and never hide a field that holds something typed."""
 
+from .helpers import log_in
+
 
 def test_a_category_shows_the_fields_of_its_kind(browser, live_server, director, make_tournament):
     t = make_tournament(players=4)
     page = browser.new_page(locale="en-GB", viewport={"width": 390, "height": 844})
-    page.goto(f"{live_server.url}/accounts/login/?next=/manage/t/{t.pk}/prizes/")
-    page.fill("input[name=username]", "leiter")
-    page.fill("input[name=password]", "geheim-123")
-    page.keyboard.press("Enter")
+    log_in(page, live_server, f"/manage/t/{t.pk}/prizes/")
     page.wait_for_selector("select[name=cat-0-kind]")
     assert page.is_visible("input[name=cat-0-shares]") and not page.is_visible("input[name=cat-0-club]")
     page.select_option("select[name=cat-0-kind]", "group")
