@@ -21,20 +21,34 @@ from .models import Hand
 from .services import HandRejected, TableInfo, evaluate_record
 from .widgets import FastSelect
 
-# Bonus choice values: team : silent/announced : made/failed
+# Bonus choice values: team : silent/announced : made/failed ("" where the record decides it);
+# a held bonus: "h:" and the holder's seat
 _TEAM = {"d": "declarer", "o": "opponents"}
-# Kontra levels (hand-record.md "kontra"; Bled): the game terms, untranslated
-KONTRA_CHOICES = [(0, "—"), (1, "kontra ×2"), (2, "rekontra ×4"), (3, "subkontra ×8"), (4, "mortkontra ×16")]
+HELD = "h"
 
 
-def bonus_choices(bonus) -> list[tuple[str, str]]:
+def kontra_choices(rs) -> list[tuple[int, str]]:
+    """The kontra levels the ruleset records (``hand-record.md`` "kontra"), in the game's words,
+    untranslated, with their factor: "—", "kontra ×2", …, Hungarian "hirskontra ×16"."""
+    return [(0, "—")] + [(level, f"{rs.kontra_word(level)} ×{2 ** level}") for level in range(1, rs.max_kontra + 1)]
+
+
+def bonus_choices(bonus, seats=()) -> list[tuple[str, str]]:
     """Choices of one bonus's select: not recorded, then team × silent/announced × made/failed.
 
     Announced-only bonuses offer no silent option; a silent bonus can fail only where the rules say
-    so (birds and König ultimo, ``koenigrufen.md`` §1 Decision).
+    so (birds and König ultimo, ``koenigrufen.md`` §1 Decision); a bonus whose success follows
+    from the record (Hungarian dupla and volát, ``hungarian-tarokk.md`` §2) is offered announced
+    only, without made or failed. A held bonus (Tapp-Tarock's Trull) offers its holder among
+    ``seats``, ``(seat, name)`` pairs.
     """
     choices = [("", "—")]
+    if bonus.held:
+        return choices + [(f"{HELD}:{seat}", _("held by %(name)s") % {"name": name}) for seat, name in seats]
     for team, team_label in (("d", _("declarer's team")), ("o", _("opponents"))):
+        if bonus.derived:
+            choices.append((f"{team}:a:", f"{team_label} · {_('announced')}"))
+            continue
         for announced, ann_label in (("s", _("silent")), ("a", _("announced"))):
             if announced == "s" and bonus.announced_only:
                 continue
@@ -43,6 +57,29 @@ def bonus_choices(bonus) -> list[tuple[str, str]]:
                     continue
                 choices.append((f"{team}:{announced}:{made}", f"{team_label} · {ann_label} · {made_label}"))
     return choices
+
+
+def bonus_entry(key: str, value: str, kontra: int | None) -> dict:
+    """The record's entry for a bonus select's ``value`` (:func:`bonus_choices`) and its kontra."""
+    parts = value.split(":")
+    if parts[0] == HELD:
+        return {"bonus": key, "holder": int(parts[1])}
+    team, announced, made = parts
+    entry = {"bonus": key, "team": _TEAM[team], "announced": announced == "a"}
+    if made:
+        entry["made"] = made == "1"
+    if kontra:
+        entry["kontra"] = kontra
+    return entry
+
+
+def bonus_value(entry: dict) -> str:
+    """A stored bonus entry as its select's value (the inverse of :func:`bonus_entry`)."""
+    if entry.get("holder") is not None:
+        return f"{HELD}:{entry['holder']}"
+    team = "d" if entry.get("team") == "declarer" else "o"
+    made = {True: "1", False: "0"}.get(entry.get("made"), "")
+    return f"{team}:{'a' if entry.get('announced') else 's'}:{made}"
 
 
 class HandForm(forms.Form):
@@ -112,6 +149,9 @@ class HandForm(forms.Form):
         self.fields["dealer"] = forms.TypedChoiceField(
             label=_("Dealer"), choices=seats, coerce=int, initial=dealer, widget=FastSelect
         )
+        if not rs.contracts:  # written rows only (free scoring)
+            self.fields["outcome"].choices = [c for c in self.OUTCOMES if c[0] != "played"]
+            self.fields["outcome"].initial = "manual"
         self.fields["contract"] = forms.ChoiceField(
             label=_("Contract"),
             required=False,
@@ -123,9 +163,9 @@ class HandForm(forms.Form):
         )
         if "partner" in self.used:
             self.fields["partner"] = forms.TypedChoiceField(
-                label=_("Partner (holder of the called king)"),
+                label=_(rs.partner_label),
                 required=False,
-                choices=[("", _("none – king in the talon"))] + seats,
+                choices=[("", _(rs.partner_none_label))] + seats,
                 coerce=int,
                 empty_value=None,
                 widget=FastSelect,
@@ -141,12 +181,12 @@ class HandForm(forms.Form):
                 label=_("Declarer's card points"),
                 required=False,
                 min_value=0,
-                max_value=70,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 70}),
+                max_value=rs.max_card_points,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": rs.max_card_points}),
             )
         if "kontra" in self.used:
             self.fields["kontra"] = forms.TypedChoiceField(
-                label=_("Kontra on the game"), required=False, choices=KONTRA_CHOICES, coerce=int, empty_value=0
+                label=_("Kontra on the game"), required=False, choices=kontra_choices(rs), coerce=int, empty_value=0
             )
         if "kontra_by" in self.used:
             self.fields["kontra_by"] = forms.TypedChoiceField(
@@ -171,15 +211,32 @@ class HandForm(forms.Form):
             self.fields["revoke"] = forms.TypedChoiceField(
                 label=_("Renonce by"), required=False, choices=optional_seat, coerce=int, empty_value=None, widget=FastSelect
             )
+        for spec in rs.record_fields:
+            if spec.name not in self.used:
+                continue
+            if spec.kind == "flag":
+                self.fields[spec.name] = forms.BooleanField(label=_(spec.label), required=False)
+                continue
+            choices = [("", "—")] + [(str(c.value), _(c.label)) for c in spec.choices]
+            if spec.kind == "choice":
+                self.fields[spec.name] = forms.ChoiceField(label=_(spec.label), required=False, choices=choices, widget=FastSelect)
+            else:
+                for p in range(info.size):
+                    self.fields[f"{spec.name}_{p}"] = forms.ChoiceField(
+                        label=info.names[p], required=False, choices=choices, widget=FastSelect
+                    )
         for bonus in rs.bonuses:
             self.fields[f"bonus_{bonus.key}"] = forms.ChoiceField(
-                label=bonus.name, required=False, choices=bonus_choices(bonus), widget=FastSelect
+                label=bonus.name, required=False, choices=bonus_choices(bonus, seats), widget=FastSelect
             )
-            if "kontra" in self.used and bonus.kind != "valat":
+            # Announced bonuses carry kontras of their own where the game has them; not a Valat
+            # (a multiple of the game, kontra'd with it) unless it is a bonus of its own (Hungarian
+            # volát), never a held one.
+            if "kontra" in self.used and not bonus.held and (bonus.kind != "valat" or bonus.derived):
                 self.fields[f"bonus_kontra_{bonus.key}"] = forms.TypedChoiceField(
                     label=_("Kontra on %(bonus)s") % {"bonus": bonus.name},
                     required=False,
-                    choices=KONTRA_CHOICES,
+                    choices=kontra_choices(rs),
                     coerce=int,
                     empty_value=0,
                 )
@@ -245,6 +302,19 @@ class HandForm(forms.Form):
             for b in self.info.ruleset.bonuses
         ]
 
+    def record_field_blocks(self):
+        """The ruleset's own record fields (``Ruleset.record_fields``) the form asks for, as
+        ``(field spec, [bound fields])``: one field, or one per seat for a per-seat field."""
+        blocks = []
+        for spec in self.info.ruleset.record_fields:
+            if spec.name not in self.used:
+                continue
+            if spec.kind == "per_seat":
+                blocks.append((spec, [self[f"{spec.name}_{p}"] for p in range(self.info.size)]))
+            else:
+                blocks.append((spec, [self[spec.name]]))
+        return blocks
+
     def points_fields(self):
         return [self[f"points_{p}"] for p in range(self.info.size)] if "card_points" in self.used else []
 
@@ -296,13 +366,23 @@ class HandForm(forms.Form):
             }
             if points or data.get("revoke") is None:  # a Renonce settles without counting (§4.2)
                 record["card_points"] = points
+        for spec in self.info.ruleset.record_fields:
+            if spec.name not in self.used:
+                continue
+            by_text = {str(c.value): c.value for c in spec.choices}
+            if spec.kind == "flag" and data.get(spec.name):
+                record[spec.name] = True
+            elif spec.kind == "choice" and data.get(spec.name):
+                record[spec.name] = by_text[data[spec.name]]
+            elif spec.kind == "per_seat":
+                given = {str(p): by_text[data[f"{spec.name}_{p}"]] for p in range(self.info.size) if data.get(f"{spec.name}_{p}")}
+                if given:
+                    record[spec.name] = given
         if self.info.ruleset.bonuses and key in self.contract_fields:
             record["bonuses"] = [
-                {"bonus": b.key, "team": _TEAM[team], "announced": announced == "a", "made": made == "1"}
-                | ({"kontra": level} if (level := data.get(f"bonus_kontra_{b.key}")) else {})
+                bonus_entry(b.key, value, data.get(f"bonus_kontra_{b.key}"))
                 for b in self.info.ruleset.bonuses
                 if (value := data.get(f"bonus_{b.key}"))
-                for team, announced, made in [value.split(":")]
             ]
         return record
 
@@ -383,13 +463,13 @@ class HandForm(forms.Form):
         if self.built is None:
             return {}
         values = {}
-        for name, value in initial_from_record(self.built, self.info.size).items():
+        for name, value in initial_from_record(self.built, self.info.size, self.info.ruleset).items():
             if name in self.fields and name not in self.CONTEXT_FIELDS:
                 values[name] = value if isinstance(value, bool) else ("" if value is None else str(value))
         return values
 
 
-def initial_from_record(record: dict, size: int) -> dict:
+def initial_from_record(record: dict, size: int, rs=None) -> dict:
     """Form initial data for editing a stored hand record (the inverse of ``build_record``)."""
     initial = {
         "dealer": record.get("dealer"),
@@ -410,9 +490,17 @@ def initial_from_record(record: dict, size: int) -> dict:
     if record.get("outcome") == "manual":
         initial["manual_contract"] = record.get("contract") or ""
     for b in record.get("bonuses", []):
-        team = "d" if b["team"] == "declarer" else "o"
-        initial[f"bonus_{b['bonus']}"] = f"{team}:{'a' if b['announced'] else 's'}:{'1' if b['made'] else '0'}"
+        initial[f"bonus_{b['bonus']}"] = bonus_value(b)
         initial[f"bonus_kontra_{b['bonus']}"] = b.get("kontra", 0)
+    for spec in rs.record_fields if rs is not None else ():
+        value = record.get(spec.name)
+        if spec.kind == "per_seat" and isinstance(value, dict):
+            for seat, held in value.items():
+                initial[f"{spec.name}_{seat}"] = str(held)
+        elif spec.kind == "flag":
+            initial[spec.name] = bool(value)
+        elif value is not None:
+            initial[spec.name] = str(value)
     for seat, value in (record.get("card_points") or {}).items():
         initial[f"points_{seat}"] = str(value)
     for p, value in enumerate(record.get("scores") or []):

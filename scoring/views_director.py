@@ -161,7 +161,7 @@ class HandEditView(RoleRequiredMixin, View):
             return redirect(hand.table)
         info = table_info(hand.table, hand.record, hand.number)
         line = info.ruleset.format_hand(hand.record, info.size)
-        initial = {**initial_from_record(hand.record, info.size), "version": hand.version, "quick": line, "quick_was": line}
+        initial = {**initial_from_record(hand.record, info.size, info.ruleset), "version": hand.version, "quick": line, "quick_was": line}
         return render_sheet(request, hand.table, HandForm(info=info, initial=initial), editing=hand)
 
     def post(self, request, pk):

@@ -108,22 +108,71 @@ class Bonus:
       Säcke) or ``"valat"`` (``koenigrufen.md`` §1, "Bonus classes");
     - ``can_fail_silently``: a silent bonus recorded ``made: false`` means the card was played to its
       trick and beaten (the birds and König ultimo, ``koenigrufen.md`` §1 Decision);
-    - ``code``: its code in the hand notation (:mod:`variants.notation`).
+    - ``code``: its code in the hand notation (:mod:`variants.notation`);
+    - ``derived``: whether it was made follows from the rest of the record, so it is listed only
+      when announced and ``made`` may be left out (Hungarian dupla and volát,
+      ``hungarian-tarokk.md`` §2);
+    - kind ``"hand"``: a feat held in one player's hand, scored for that player alone, recorded
+      as ``{"bonus": key, "holder": seat}`` (Tapp-Tarock's Trull, Vier Könige, Köpfe,
+      ``tapp-tarock.md`` §3); never announced, never kontra'd.
     """
 
     key: str
     name: str
     silent: int | None
-    announced: int
+    announced: int | None
     kind: str
     can_fail_silently: bool = False
     multiplier: bool = False  # values are multiples of the game value (Valat in the WTC 2009)
     description: str = ""
     code: str = ""
+    derived: bool = False
+
+    @property
+    def held(self) -> bool:
+        """A feat of one player's hand, recorded with its ``holder`` (kind ``"hand"``)."""
+        return self.kind == "hand"
 
     @property
     def announced_only(self) -> bool:
         return self.silent is None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One value of a :class:`RecordField`: the record's ``value``, its ``label`` (a game term
+    shown as it is, or English marked for translation) and its ``code`` in the hand notation."""
+
+    value: object
+    label: str
+    code: str
+
+
+@dataclass(frozen=True)
+class RecordField:
+    """A field of the hand record that only some rulesets have (``hand-record.md`` "Added for the
+    seeds' other games": ``called``, ``all_tricks``, ``tarokks``, ``forfeit``), declared by the
+    ruleset so that the entry form, the notation and the words of a hand offer it without knowing
+    the ruleset. A contract uses it when :meth:`Ruleset.fields` names it.
+
+    - ``name``: the record key; ``label``: English, marked for translation;
+    - ``kind``: ``"choice"`` (one of ``choices``, the record holds its ``value``; a token is a
+      choice's ``code``), ``"flag"`` (``true`` or absent; the token is ``code``) or ``"per_seat"``
+      (``{seat: value}`` with seats as object keys; a token is a choice's code followed by the
+      seat, ``8t2`` or ``8t:anna``);
+    - ``help``: one line for the form, English, marked for translation.
+    """
+
+    name: str
+    label: str
+    kind: str
+    choices: tuple[Choice, ...] = ()
+    code: str = ""
+    help: str = ""
+
+    def choice(self, value) -> Choice | None:
+        """The choice whose record value is ``value`` (``None`` if there is none)."""
+        return next((c for c in self.choices if c.value == value), None)
 
 
 @dataclass(frozen=True)
@@ -257,7 +306,10 @@ def catalogue(ruleset, dealer_sits_out_at: int | None, **contract_extra) -> dict
     }
 
 
-KONTRA_NAMES = {1: "kontra", 2: "rekontra", 3: "subkontra", 4: "mortkontra"}  # the game's own words
+# The kontra levels in the game's own words (index = level, hand-record.md "kontra") and their
+# codes in the hand notation; a ruleset offers the first ``len(kontra_names) - 1`` levels.
+KONTRA_NAMES = ("", "kontra", "rekontra", "subkontra", "mortkontra")
+KONTRA_CODES = ("", "k", "re", "sub", "mort")
 
 
 def verbatim(text: str) -> Problem:
@@ -317,6 +369,17 @@ class Ruleset:
     value_heading = _("Value")
     vorhand_only_note = _("Vorhand only.")
     marks_label: str | None = None
+    # Fields of the record beyond the common ones (:class:`RecordField`), the kontra levels the
+    # ruleset records (words and notation codes, index = level), the most card points a side can
+    # hold (the pack), and how the partner is asked for: a partner equal to the declarer is a
+    # distinct case worth writing (Hungarian self-call) where ``self_call_written``.
+    record_fields: tuple[RecordField, ...] = ()
+    kontra_names: tuple[str, ...] = KONTRA_NAMES
+    kontra_codes: tuple[str, ...] = KONTRA_CODES
+    max_card_points = 70
+    partner_label = _("Partner (holder of the called king)")
+    partner_none_label = _("none – king in the talon")
+    self_call_written = False
 
     def __init__(self, editions: Sequence[str] = (), options: Mapping | None = None):
         self.editions = tuple(editions) or (self.edition,)
@@ -340,6 +403,15 @@ class Ruleset:
     def table_points(self, scores: Sequence[int]) -> list:
         """Victory points of one table's round scores, per seat (where ``victory_points`` says so)."""
         raise NotImplementedError
+
+    @property
+    def max_kontra(self) -> int:
+        """The highest kontra level the ruleset records (0: it records none)."""
+        return len(self.kontra_names) - 1
+
+    def record_field(self, name: str) -> RecordField | None:
+        """The ruleset's own record field ``name`` (:attr:`record_fields`), or ``None``."""
+        return next((f for f in self.record_fields if f.name == name), None)
 
     def contract(self, key: str) -> Contract:
         """The contract with ``key``; raises ``KeyError`` if the ruleset (with its options) has none."""
@@ -484,11 +556,12 @@ class Ruleset:
         if record.get("against_solo"):
             parts.append(Problem(_("against a Solo")))
         if record.get("kontra"):
-            parts.append(verbatim(KONTRA_NAMES.get(record["kontra"], str(record["kontra"]))))
+            parts.append(verbatim(self.kontra_word(record["kontra"])))
         if record.get("kontra_by") is not None:
             parts.append(Problem(_("kontra by %(player_seat)s"), player_seat=record["kontra_by"]))
         if record.get("mond_lost_by") is not None:
             parts.append(Problem(_("Mond lost by %(player_seat)s"), player_seat=record["mond_lost_by"]))
+        parts.extend(self.record_field_words(record, fields))
         parts.extend(self.hand_flags(record))
         if record.get("revoke") is not None:
             parts.append(Problem(_("Renonce by %(player_seat)s"), player_seat=record["revoke"]))
@@ -500,6 +573,29 @@ class Ruleset:
             parts.append(Problem(_("won") if row[declarer] > 0 else _("lost")))  # the points decide it
         known = {b.key for b in self.bonuses}
         parts.extend(self.bonus_words(b) for b in record.get("bonuses") or [] if b.get("bonus") in known)
+        return parts
+
+    def kontra_word(self, level) -> str:
+        """The game's word for kontra ``level`` ("rekontra", Hungarian "hirskontra")."""
+        return self.kontra_names[level] if isinstance(level, int) and 0 <= level < len(self.kontra_names) else str(level)
+
+    def record_field_words(self, record, fields) -> list[Problem]:
+        """The ruleset's own record fields (:attr:`record_fields`) of ``record`` in words: a
+        choice's label ("XIX called"), a flag's label, each seat of a per-seat field."""
+        parts: list[Problem] = []
+        for spec in self.record_fields:
+            value = record.get(spec.name)
+            if spec.name not in fields or value in (None, False, {}):
+                continue
+            if spec.kind == "flag":
+                parts.append(Problem(spec.label))
+            elif spec.kind == "choice" and (choice := spec.choice(value)) is not None:
+                parts.append(Problem(choice.label))
+            elif spec.kind == "per_seat" and isinstance(value, Mapping):
+                for seat, held in sorted(value.items(), key=lambda item: str(item[0])):
+                    choice = spec.choice(held)
+                    if choice is not None and str(seat).isdigit():
+                        parts.append(Problem("%(player_seat)s: %(text)s", player_seat=int(seat), text=choice.label))
         return parts
 
     def hand_flags(self, record) -> list[Problem]:
@@ -554,12 +650,15 @@ class Ruleset:
         return reasons
 
     def bonus_words(self, bonus: Mapping) -> Problem:
-        """One bonus entry in words: "Pagat", "Pagat announced failed", "opponents: Trull"."""
+        """One bonus entry in words: "Pagat", "Pagat announced failed", "opponents: Trull",
+        a held one with its holder: "Trull: seat 2"."""
         words = verbatim(self.bonus(bonus["bonus"]).name)
+        if isinstance(bonus.get("holder"), int) and not isinstance(bonus.get("holder"), bool):
+            return Problem("%(bonus_text)s: %(player_seat)s", bonus_text=words, player_seat=bonus["holder"])
         if bonus.get("announced"):
             words = Problem(_("%(bonus_text)s announced"), bonus_text=words)
         if bonus.get("kontra"):
-            words = Problem("%(bonus_text)s %(text)s", bonus_text=words, text=KONTRA_NAMES.get(bonus["kontra"], ""))
+            words = Problem("%(bonus_text)s %(text)s", bonus_text=words, text=self.kontra_word(bonus["kontra"]))
         if bonus.get("made") is False:
             words = Problem(_("%(bonus_text)s failed"), bonus_text=words)
         if bonus.get("team") == "opponents":

@@ -93,12 +93,13 @@ class HandCheck:
         raise NotImplementedError
 
     def check_manual(self) -> None:
-        """A row written by hand: whole numbers, summing to 0; the sitting-out seat 0 unless he pays."""
+        """A row written by hand: whole numbers, summing to 0 where the ruleset is zero-sum; the
+        sitting-out seat 0 unless he pays."""
         scores = self.hand.get("scores")
         if not isinstance(scores, list) or len(scores) != self.n or not all(is_int(s) for s in scores):
             self.add(_("A manual row needs %(size)s whole numbers, one per seat."), size=self.n)
             return
-        if sum(scores):
+        if self.rs.zero_sum and sum(scores):
             self.add(
                 _("The row does not sum to 0 (difference %(difference)+d): a writing error."),
                 difference=sum(scores),

@@ -28,11 +28,20 @@ After the contract, in any order:
 ``+`` / ``-``          won / lost
 ``x``                  conceded (schleifen)
 ``gs``                 played against a Solo (Gegensolo)
-``k re sub mort``      the kontra level on the game (kontra, rekontra, subkontra, mortkontra)
+``k re sub mort``      the kontra level on the game (kontra, rekontra, subkontra, mortkontra; each
+                       ruleset's own codes, ``szub hirs mord`` in Hungarian Tarokk)
 ``k2`` ``m2`` ``r2``   kontra said by seat 2 (Klop), Mond captured from seat 2, Renonce by seat 2;
                        ``m:anna`` names the seat by player
 ``pag`` ``/pag!-``     a bonus by its code: ``/`` the opponents', ``!`` announced (``!k``, ``!re``
-                       … with its own kontra), ``-`` failed; plain: silent, declarer's team, made
+                       … with its own kontra), ``-`` failed; plain: silent, declarer's team, made;
+                       a bonus whose success follows from the record (Hungarian ``du!``) has no
+                       ``-`` unless it failed
+``tr2`` ``tr:anna``    a bonus held in one hand (Tapp-Tarock's Trull) and its holder
+``xix`` ``pr`` ``8t2`` a ruleset's own record field (``Ruleset.record_fields``): a choice by its
+                       code (the called tarokk), a flag (próbahárom), a value per seat (eight
+                       tarokks declared by seat 2)
+``0``                  in the partner's place: nobody (Hungarian: the called tarokk lay in a
+                       discard), where card points follow the seats
 =====================  ===========================================================================
 
 **Clashes, resolved by position and shape** (``hand-record.md`` keeps the codes directors know):
@@ -65,15 +74,19 @@ AGAINST_SOLO = "gs"
 OPPONENTS = "/"
 ANNOUNCED = "!"
 FAILED = "-"
-# Kontra levels (hand-record.md "kontra"): the short codes first, the game's words as aliases.
+# Kontra levels (hand-record.md "kontra") every ruleset with kontras reads: the short codes and
+# the game's words; a ruleset adds its own (``Ruleset.kontra_codes``, ``kontra_names``) and records
+# at most ``Ruleset.max_kontra``.
 KONTRA_CODES = ("", "k", "re", "sub", "mort")
 KONTRA_LEVELS = {
     **{code: level for level, code in enumerate(KONTRA_CODES) if code},
     "kontra": 1, "rekontra": 2, "subkontra": 3, "mortkontra": 4,
+    "szub": 3, "szubkontra": 3, "hirs": 4, "hirskontra": 4, "mord": 5, "mordkontra": 5,
 }
 # A letter and a seat: who said kontra in Klop, whose Mond was captured, who revoked.
 SEAT_MARKS = {"k": "kontra_by", "m": "mond_lost_by", "r": "revoke"}
 _SEAT_MARK = re.compile(r"^([kmr])(?::(.+)|(\d+))$")
+NOBODY = "0"  # in the partner's place: no partner
 _NUMBER = re.compile(r"^(\d+)(?:/(\d+))?$")
 _SCORE = re.compile(r"^[+-]?\d+$")
 # Dashes that phones and word processors put in place of "-": minus sign, figure dash, en dash,
@@ -140,6 +153,7 @@ class _Parse:
     kontra: tuple | None = None  # (token, level)
     marks: dict = field(default_factory=dict)  # field -> (token, seat)
     bonuses: dict = field(default_factory=dict)  # key -> (token, entry)
+    extras: dict = field(default_factory=dict)  # record field -> (token, value); per seat: {seat: (token, value)}
     text: str = ""  # the line without its note, as typed
 
     def add(self, msgid: str, **params) -> None:
@@ -163,6 +177,24 @@ class Notation:
                     self.contract_codes.setdefault(fold(code), c)
         self.bonus_codes = {fold(code): b for b in rs.bonuses for code in (b.code, b.key) if code}
         self.features = frozenset().union(*(rs.fields(c) for c in rs.contracts))
+        self.kontra_levels = {
+            **KONTRA_LEVELS,
+            **{fold(word): level for level, word in enumerate(rs.kontra_names) if word},
+            **{fold(code): level for level, code in enumerate(rs.kontra_codes) if code},
+        }
+        # The ruleset's own record fields: a choice's or a flag's code -> (field, choice or None);
+        # per-seat fields by the codes their tokens start with.
+        self.field_codes: dict[str, tuple] = {}
+        self.seat_field_codes: list[tuple] = []
+        for spec in rs.record_fields:
+            if spec.kind == "flag":
+                self.field_codes[fold(spec.code)] = (spec, None)
+            for choice in spec.choices:
+                if spec.kind == "per_seat":
+                    self.seat_field_codes.append((fold(choice.code), spec, choice))
+                else:
+                    self.field_codes[fold(choice.code)] = (spec, choice)
+        self.seat_field_codes.sort(key=lambda item: -len(item[0]))
 
     def is_contract_code(self, word: str) -> bool:
         """Whether ``word`` names a contract of the ruleset by its code, an alias or its key
@@ -256,6 +288,14 @@ class Notation:
         starts = [c for c in self.rs.contracts if len(t.low) >= MIN_NAME and fold(c.name).replace(" ", "").startswith(t.low)]
         if starts:
             return _one(p, t, starts, lambda c: f"{c.name} ({c.code})", _("“%(token)s” could be %(names)s: type its code."))
+        if not self.rs.contracts:
+            p.add(
+                _("“%(token)s”: %(ruleset)s has no contracts: a hand is its row as written, e.g. “%(example_token)s”."),
+                token=t.text,
+                ruleset=self.rs.label,
+                example_token=self.example(),
+            )
+            return None
         if t.low.lstrip("+-").isdigit():
             # Scores typed straight into the line: say how a written row is entered instead of
             # listing contract codes.
@@ -307,7 +347,11 @@ class Notation:
             if name in p.flags:
                 return self._twice(p, t, p.flags[name])
             p.flags[name] = t
-        elif low in KONTRA_LEVELS and self.features & {"kontra", "kontra_by"}:
+        elif low in self.field_codes and self.field_codes[low][0].name in self.features:
+            self._record_field(p, t, *self.field_codes[low])
+        elif (seat_field := self._seat_field_token(low)) is not None:
+            self._seat_field(p, t, *seat_field)
+        elif low in self.kontra_levels and self.features & {"kontra", "kontra_by"}:
             if "kontra" not in p.fields and "kontra_by" in p.fields:
                 p.add(_("“%(token)s”: in a %(contract)s write who said kontra, e.g. k2."), token=t.text, contract=c.name)
                 return None
@@ -315,7 +359,9 @@ class Notation:
                 return self._not_allowed(p, t, "kontra")
             if p.kontra is not None:
                 return self._twice(p, t, p.kontra[0])
-            p.kontra = (t, KONTRA_LEVELS[low])
+            if not self._kontra_level_ok(p, t, self.kontra_levels[low]):
+                return None
+            p.kontra = (t, self.kontra_levels[low])
         elif (mark := _SEAT_MARK.match(low)) and SEAT_MARKS[mark.group(1)] in self.features:
             name = SEAT_MARKS[mark.group(1)]
             if name not in p.fields:
@@ -326,6 +372,8 @@ class Notation:
             if name in p.marks:
                 return self._twice(p, t, p.marks[name][0])
             p.marks[name] = (t, seat)
+        elif (held := self._held_token(t)) is not None:
+            self._held(p, t, *held)
         elif (bonus := self._bonus_token(t)) is not None:
             self._bonus(p, t, *bonus)
         elif _NUMBER.match(low):
@@ -360,20 +408,107 @@ class Notation:
             return None
         return bonus, team, announced, level, made
 
+    def _held_token(self, t: _Token):
+        """``(bonus, seat reference, number only)`` if ``t`` names a held bonus and its holder
+        (``tr2``, ``tr:anna``), else None."""
+        for code, bonus in self.bonus_codes.items():
+            if bonus.held and t.low.startswith(code) and len(t.low) > len(code):
+                rest = t.text[len(code):]
+                if rest.isdigit():
+                    return bonus, rest, True
+                if rest.startswith(":") and len(rest) > 1:
+                    return bonus, rest[1:], False
+        return None
+
+    def _held(self, p: _Parse, t: _Token, bonus, ref: str, number_only: bool) -> None:
+        if bonus.key not in {b.key for b in self.rs.allowed_bonuses(p.contract.key)}:
+            p.add(_("“%(token)s”: %(bonus)s is not allowed in a %(contract)s."), token=t.text, bonus=bonus.name, contract=p.contract.name)
+            return
+        seat = self._seat(p, t, ref, number_only=number_only)
+        if seat is None:
+            return
+        if bonus.key in p.bonuses:
+            return self._twice(p, t, p.bonuses[bonus.key][0])
+        p.bonuses[bonus.key] = (t, {"bonus": bonus.key, "holder": seat})
+        return None
+
+    def _kontra_level_ok(self, p: _Parse, t: _Token, level: int) -> bool:
+        """Whether the ruleset records kontra ``level``; a problem naming the token if not."""
+        if level <= self.rs.max_kontra:
+            return True
+        p.add(
+            _("“%(token)s”: %(ruleset)s records kontras up to %(word)s."),
+            token=t.text,
+            ruleset=self.rs.label,
+            word=self.rs.kontra_word(self.rs.max_kontra),
+        )
+        return False
+
+    def _record_field(self, p: _Parse, t: _Token, spec, choice) -> None:
+        """A choice or flag of the ruleset's own record fields (the called tarokk, próbahárom)."""
+        if spec.name not in p.fields:
+            return self._not_allowed(p, t)
+        if spec.name in p.extras:
+            return self._twice(p, t, p.extras[spec.name][0])
+        p.extras[spec.name] = (t, True if choice is None else choice.value)
+        return None
+
+    def _seat_field_token(self, low: str):
+        """``(field, choice, seat reference, number only)`` if ``low`` is a per-seat field's code
+        followed by a seat (``8t2``, ``8t:anna``), else None."""
+        for code, spec, choice in self.seat_field_codes:
+            if spec.name in self.features and low.startswith(code) and len(low) > len(code):
+                rest = low[len(code):]
+                if rest.isdigit():
+                    return spec, choice, rest, True
+                if rest.startswith(":") and len(rest) > 1:
+                    return spec, choice, rest[1:], False
+        return None
+
+    def _seat_field(self, p: _Parse, t: _Token, spec, choice, ref: str, number_only: bool) -> None:
+        if spec.name not in p.fields:
+            return self._not_allowed(p, t)
+        if not number_only:
+            ref = t.text[len(t.text) - len(ref):]  # the name as typed
+        seat = self._seat(p, t, ref, number_only=number_only)
+        if seat is None:
+            return None
+        given = p.extras.setdefault(spec.name, {})
+        if seat in given:
+            return self._twice(p, t, given[seat][0])
+        given[seat] = (t, choice.value)
+        return None
+
     def _bonus(self, p: _Parse, t: _Token, bonus, team: str, announced: bool, level: str, made: bool) -> None:
         allowed = {b.key for b in self.rs.allowed_bonuses(p.contract.key)}
         if bonus.key not in allowed:
             p.add(_("“%(token)s”: %(bonus)s is not allowed in a %(contract)s."), token=t.text, bonus=bonus.name, contract=p.contract.name)
             return
+        if bonus.held:
+            p.add(
+                _("“%(token)s”: %(bonus)s is held in one hand: write its code and the holder's seat, e.g. %(example_token)s."),
+                token=t.text,
+                bonus=bonus.name,
+                example_token=f"{bonus.code or bonus.key}2",
+            )
+            return
         entry = {"bonus": bonus.key, "team": team, "announced": announced, "made": made}
+        if bonus.derived and made:
+            del entry["made"]  # follows from the record (Hungarian dupla, volát)
         if level:
-            if level not in KONTRA_LEVELS:
-                p.add(_("“%(token)s”: after “!” comes a kontra level (k, re, sub, mort) or nothing."), token=t.text)
+            if level not in self.kontra_levels:
+                p.add(
+                    _("“%(token)s”: after “!” comes a kontra level (%(names)s) or nothing."),
+                    token=t.text,
+                    names=", ".join(c for c in self.rs.kontra_codes if c) or "k",
+                )
                 return
             if "kontra" not in p.fields:
                 p.add(_("“%(token)s”: a kontra on a bonus is not recorded in %(ruleset)s."), token=t.text, ruleset=self.rs.label)
                 return
-            entry["kontra"] = KONTRA_LEVELS[level]
+            if not self._kontra_level_ok(p, t, self.kontra_levels[level]):
+                return
+            entry["kontra"] = self.kontra_levels[level]
         if bonus.key in p.bonuses:
             other = p.bonuses[bonus.key][0]
             if other.low == t.low:
@@ -394,6 +529,9 @@ class Notation:
             p.add(_("“%(token)s” is one number too many for a %(contract)s."), token=t.text, contract=p.contract.name)
             return
         slot = slots[filled]
+        if slot == "partner" and t.low == NOBODY:
+            p.seats.append((t, None))  # nobody: the called card lay in a discard
+            return
         if slot in ("declarer", "partner"):
             seat = None
             if "/" in t.low:
@@ -419,8 +557,8 @@ class Notation:
             p.add(_("“%(token)s”: the Blatt after “/” is 0, 1 or 2."), token=t.text)
             return None
         thirds = 3 * points + int(blatt or 0)
-        if thirds > WHOLE_PACK_THIRDS:
-            p.add(_("“%(token)s” is more than %(max)s card points."), token=t.text, max=MAX_POINTS)
+        if thirds > 3 * self.rs.max_card_points:
+            p.add(_("“%(token)s” is more than %(max)s card points."), token=t.text, max=self.rs.max_card_points)
             return None
         return format_thirds(thirds) if self.rs.uses_blatt else points
 
@@ -508,6 +646,14 @@ class Notation:
             record[name] = seat
         if "bonuses" in p.fields:
             record["bonuses"] = [p.bonuses[b.key][1] for b in self.rs.bonuses if b.key in p.bonuses]
+        for spec in self.rs.record_fields:
+            given = p.extras.get(spec.name)
+            if given is None:
+                continue
+            if spec.kind == "per_seat":
+                record[spec.name] = {str(seat): value for seat, (_t, value) in sorted(given.items())}
+            else:
+                record[spec.name] = given[1]
         return record
 
     # ------------------------------------------------------------------------------ printing
@@ -541,30 +687,44 @@ class Notation:
         if "declarer" in fields and declarer is not None:
             parts.append(seat(declarer))
             partner = record.get("partner")
-            if "partner" in fields and partner is not None and partner != declarer:
+            if "partner" in fields and partner is not None and (partner != declarer or self.rs.self_call_written):
                 parts.append(seat(partner))
+            elif (
+                "partner" in fields
+                and partner is None
+                and "declarer_points" in fields
+                and record.get("declarer_points") is not None
+                and self.rs.self_call_written
+            ):
+                parts.append(NOBODY)  # or the card points would be read as the partner
         if "declarer_points" in fields and record.get("declarer_points") is not None:
             parts.append(self._points_text(record["declarer_points"]))
         if "card_points" in fields and record.get("card_points") and revoke is None:
             points = {int(k): v for k, v in record["card_points"].items()}
             parts += [self._points_text(points[s]) for s in sorted(points)]
         won = self.rs.won_of(record)
-        if "won" in fields and won is not None and revoke is None and not record.get("conceded"):
+        points_decide = "declarer_points" in fields and record.get("declarer_points") is not None
+        if "won" in fields and won is not None and revoke is None and not record.get("conceded") and not points_decide:
             parts.append(WON if won else LOST)
         if record.get("conceded") and "conceded" in fields and revoke is None:
             parts.append(CONCEDED)
         if record.get("against_solo") and "against_solo" in fields:
             parts.append(AGAINST_SOLO)
         if record.get("kontra") and "kontra" in fields:
-            parts.append(KONTRA_CODES[record["kontra"]])
+            parts.append(self._kontra_code(record["kontra"]))
+        parts += self._record_field_codes(record, fields, seat)
         entries = {b.get("bonus"): b for b in record.get("bonuses") or [] if isinstance(b, Mapping)}
         for bonus in self.rs.bonuses:
             b = entries.get(bonus.key)
             if b is None or (revoke is not None and not b.get("announced")):
                 continue
+            if bonus.held:
+                holder = b.get("holder")
+                parts.append((bonus.code or bonus.key) + (seat(holder, mark=True) if isinstance(holder, int) else ""))
+                continue
             text = (OPPONENTS if b.get("team") == "opponents" else "") + (bonus.code or bonus.key)
             if b.get("announced"):
-                text += ANNOUNCED + (KONTRA_CODES[b["kontra"]] if b.get("kontra") else "")
+                text += ANNOUNCED + (self._kontra_code(b["kontra"]) if b.get("kontra") else "")
             if b.get("made") is False:
                 text += FAILED
             parts.append(text)
@@ -572,6 +732,29 @@ class Notation:
             if record.get(name) is not None and name in fields:
                 parts.append(letter + seat(record[name], mark=True))
         return self._with_note(" ".join(parts), note)
+
+    def _kontra_code(self, level) -> str:
+        """Kontra ``level`` as the ruleset writes it (``re``, Hungarian ``hirs``)."""
+        codes = self.rs.kontra_codes
+        return codes[level] if isinstance(level, int) and 0 <= level < len(codes) else str(level)
+
+    def _record_field_codes(self, record: Mapping, fields, seat) -> list[str]:
+        """The ruleset's own record fields of ``record`` as tokens, in catalogue order."""
+        parts = []
+        for spec in self.rs.record_fields:
+            value = record.get(spec.name)
+            if spec.name not in fields or value in (None, False):
+                continue
+            if spec.kind == "flag":
+                parts.append(spec.code)
+            elif spec.kind == "choice" and (choice := spec.choice(value)) is not None:
+                parts.append(choice.code)
+            elif spec.kind == "per_seat" and isinstance(value, Mapping):
+                for key, held in sorted(value.items(), key=lambda item: int(item[0]) if str(item[0]).isdigit() else -1):
+                    choice = spec.choice(held)
+                    if choice is not None and str(key).isdigit():
+                        parts.append(choice.code + seat(int(key), mark=True))
+        return parts
 
     def _code(self, key: str) -> str:
         try:
@@ -611,7 +794,10 @@ class Notation:
         """Whether a token reads as something other than a player after the contract."""
         return bool(
             low in (WON, LOST, CONCEDED, AGAINST_SOLO)
-            or low in KONTRA_LEVELS
+            or low in self.kontra_levels
+            or low in self.field_codes
+            or self._seat_field_token(low) is not None
+            or self._held_token(_Token(low, low)) is not None
             or _SEAT_MARK.match(low)
             or self._bonus_token(_Token(low, low)) is not None
             or _NUMBER.match(low)
