@@ -15,7 +15,7 @@ from .registration import name_key
 def edition_choices():
     """``("key|edition", label)`` for every registered ruleset edition, labelled as players name it
     ("Tiroler Tarockcup 2019/20", "Cego Ichenheim"); its sources are on the rules page."""
-    return [(value, rs.label) for value, rs in editions()]
+    return [(value, _(rs.label)) for value, rs in editions()]
 
 
 def editions():
@@ -30,7 +30,7 @@ def editions():
 def option_choices():
     """``("key|edition:option", "Ruleset: label")`` for every option of every edition
     (:attr:`variants.base.Ruleset.option_specs`; the page shows those of the chosen edition)."""
-    return [(f"{value}:{o.key}", f"{rs.label}: {_(o.label)}") for value, rs in editions() for o in rs.option_specs]
+    return [(f"{value}:{o.key}", f"{_(rs.label)}: {_(o.label)}") for value, rs in editions() for o in rs.option_specs]
 
 
 class TournamentForm(forms.ModelForm):

@@ -14,10 +14,11 @@
 What a ruleset offers is declared by :class:`variants.base.Ruleset`.
 """
 
-from .base import Bonus, Breakdown, Contract, InvalidHand, Option, Problem, Ruleset, Scored, SeatCard, Settlement, card_names
+from .base import Bonus, Breakdown, Choice, Contract, InvalidHand, Option, Problem, RecordField, Ruleset, Scored, SeatCard, Settlement, card_names
 from .cardpoints import CardPointsError, format_thirds, parse_thirds
 from .bled import BledRuleset
 from .cego import CegoRuleset
+from .free import FreeScoringRuleset
 from .koenigrufen import TIROL_2019, WTC_2009, WTC_2020, KoenigrufenRuleset
 from .registry import UnknownRuleset, all_rulesets, choices, get_ruleset, register, unregister
 
@@ -31,16 +32,19 @@ register(WTC_2020.key, WTC_2020.edition, _koenigrufen(WTC_2020), current=True)
 register(WTC_2009.key, WTC_2009.edition, _koenigrufen(WTC_2009))
 register(CegoRuleset.key, CegoRuleset.edition, CegoRuleset, current=True)
 register(BledRuleset.key, BledRuleset.edition, BledRuleset, current=True)
+register(FreeScoringRuleset.key, FreeScoringRuleset.edition, FreeScoringRuleset, current=True)
 
 __all__ = [
     "BledRuleset",
     "Bonus",
     "Breakdown",
+    "Choice",
     "CardPointsError",
     "Contract",
     "InvalidHand",
     "Option",
     "Problem",
+    "RecordField",
     "Ruleset",
     "Scored",
     "SeatCard",

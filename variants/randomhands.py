@@ -404,7 +404,7 @@ def catalogue_hand(ruleset, rng: random.Random, table_size: int, dealer: int) ->
     roll = rng.random()
     if roll < 0.02:
         return {"dealer": dealer, "outcome": "struck", "note": "demo"}
-    if roll < 0.05:
+    if roll < 0.05 or not ruleset.contracts:  # free scoring has written rows only
         scores = [rng.randint(-20, 20) for _ in range(table_size)]
         out = ruleset.sitting_out(dealer, table_size)
         if out is not None and not ruleset.sitting_out_pays:
