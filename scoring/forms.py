@@ -33,7 +33,23 @@ def kontra_choices(rs) -> list[tuple[int, str]]:
     return [(0, "—")] + [(level, f"{rs.kontra_word(level)} ×{2 ** level}") for level in range(1, rs.max_kontra + 1)]
 
 
-def bonus_choices(bonus, seats=()) -> list[tuple[str, str]]:
+OPPONENTS_SLOT = "__o"  # the opponents' select of a bonus both sides may record (Hungarian Tarokk)
+
+
+def bonus_slots(rs) -> list[tuple]:
+    """``(bonus, field suffix, teams)`` per bonus select of the form: one select per bonus for
+    both sides, or, where both sides may record the same bonus (``Ruleset.bonus_per_team``), one
+    for the declarer's team and one (suffix ``__o``) for the opponents."""
+    slots = []
+    for bonus in rs.bonuses:
+        if rs.bonus_per_team and not bonus.held:
+            slots += [(bonus, "", ("d",)), (bonus, OPPONENTS_SLOT, ("o",))]
+        else:
+            slots.append((bonus, "", ("d", "o")))
+    return slots
+
+
+def bonus_choices(bonus, seats=(), teams=("d", "o")) -> list[tuple[str, str]]:
     """Choices of one bonus's select: not recorded, then team × silent/announced × made/failed.
 
     Announced-only bonuses offer no silent option; a silent bonus can fail only where the rules say
@@ -46,6 +62,8 @@ def bonus_choices(bonus, seats=()) -> list[tuple[str, str]]:
     if bonus.held:
         return choices + [(f"{HELD}:{seat}", _("held by %(name)s") % {"name": name}) for seat, name in seats]
     for team, team_label in (("d", _("declarer's team")), ("o", _("opponents"))):
+        if team not in teams:
+            continue
         if bonus.derived:
             choices.append((f"{team}:a:", f"{team_label} · {_('announced')}"))
             continue
@@ -225,15 +243,16 @@ class HandForm(forms.Form):
                     self.fields[f"{spec.name}_{p}"] = forms.ChoiceField(
                         label=info.names[p], required=False, choices=choices, widget=FastSelect
                     )
-        for bonus in rs.bonuses:
-            self.fields[f"bonus_{bonus.key}"] = forms.ChoiceField(
-                label=bonus.name, required=False, choices=bonus_choices(bonus, seats), widget=FastSelect
+        for bonus, suffix, teams in bonus_slots(rs):
+            label = bonus.name if len(teams) > 1 else f"{bonus.name} ({_('opponents') if suffix else _('declarer') })"
+            self.fields[f"bonus_{bonus.key}{suffix}"] = forms.ChoiceField(
+                label=label, required=False, choices=bonus_choices(bonus, seats, teams), widget=FastSelect
             )
             # Announced bonuses carry kontras of their own where the game has them; not a Valat
             # (a multiple of the game, kontra'd with it) unless it is a bonus of its own (Hungarian
             # volát), never a held one.
             if "kontra" in self.used and not bonus.held and (bonus.kind != "valat" or bonus.derived):
-                self.fields[f"bonus_kontra_{bonus.key}"] = forms.TypedChoiceField(
+                self.fields[f"bonus_kontra_{bonus.key}{suffix}"] = forms.TypedChoiceField(
                     label=_("Kontra on %(bonus)s") % {"bonus": bonus.name},
                     required=False,
                     choices=kontra_choices(rs),
@@ -298,8 +317,8 @@ class HandForm(forms.Form):
     def bonus_fields(self):
         """``(bonus field, its kontra field or None)`` per bonus of the ruleset."""
         return [
-            (self[f"bonus_{b.key}"], self[f"bonus_kontra_{b.key}"] if f"bonus_kontra_{b.key}" in self.fields else None)
-            for b in self.info.ruleset.bonuses
+            (self[f"bonus_{b.key}{x}"], self[f"bonus_kontra_{b.key}{x}"] if f"bonus_kontra_{b.key}{x}" in self.fields else None, b.key)
+            for b, x, _teams in bonus_slots(self.info.ruleset)
         ]
 
     def record_field_blocks(self):
@@ -380,9 +399,9 @@ class HandForm(forms.Form):
                     record[spec.name] = given
         if self.info.ruleset.bonuses and key in self.contract_fields:
             record["bonuses"] = [
-                bonus_entry(b.key, value, data.get(f"bonus_kontra_{b.key}"))
-                for b in self.info.ruleset.bonuses
-                if (value := data.get(f"bonus_{b.key}"))
+                bonus_entry(b.key, value, data.get(f"bonus_kontra_{b.key}{x}"))
+                for b, x, _teams in bonus_slots(self.info.ruleset)
+                if (value := data.get(f"bonus_{b.key}{x}"))
             ]
         return record
 
@@ -490,8 +509,9 @@ def initial_from_record(record: dict, size: int, rs=None) -> dict:
     if record.get("outcome") == "manual":
         initial["manual_contract"] = record.get("contract") or ""
     for b in record.get("bonuses", []):
-        initial[f"bonus_{b['bonus']}"] = bonus_value(b)
-        initial[f"bonus_kontra_{b['bonus']}"] = b.get("kontra", 0)
+        x = OPPONENTS_SLOT if rs is not None and rs.bonus_per_team and b.get("team") == "opponents" else ""
+        initial[f"bonus_{b['bonus']}{x}"] = bonus_value(b)
+        initial[f"bonus_kontra_{b['bonus']}{x}"] = b.get("kontra", 0)
     for spec in rs.record_fields if rs is not None else ():
         value = record.get(spec.name)
         if spec.kind == "per_seat" and isinstance(value, dict):

@@ -380,6 +380,9 @@ class Ruleset:
     partner_label = _("Partner (holder of the called king)")
     partner_none_label = _("none – king in the talon")
     self_call_written = False
+    # Both sides may record the same bonus, each once (Hungarian Tarokk, ``hungarian-tarokk.md``
+    # §2); elsewhere a bonus is entered once per hand.
+    bonus_per_team = False
 
     def __init__(self, editions: Sequence[str] = (), options: Mapping | None = None):
         self.editions = tuple(editions) or (self.edition,)

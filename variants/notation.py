@@ -509,8 +509,9 @@ class Notation:
             if not self._kontra_level_ok(p, t, self.kontra_levels[level]):
                 return
             entry["kontra"] = self.kontra_levels[level]
-        if bonus.key in p.bonuses:
-            other = p.bonuses[bonus.key][0]
+        slot = (bonus.key, team) if self.rs.bonus_per_team else bonus.key
+        if slot in p.bonuses:
+            other = p.bonuses[slot][0]
             if other.low == t.low:
                 self._twice(p, t, other)
             else:
@@ -521,7 +522,7 @@ class Notation:
                     bonus=bonus.name,
                 )
             return
-        p.bonuses[bonus.key] = (t, entry)
+        p.bonuses[slot] = (t, entry)
 
     def _number(self, p: _Parse, t: _Token, slots: list[str]) -> None:
         filled = len(p.seats) + len(p.points)
@@ -645,7 +646,9 @@ class Notation:
         for name, (_t, seat) in p.marks.items():
             record[name] = seat
         if "bonuses" in p.fields:
-            record["bonuses"] = [p.bonuses[b.key][1] for b in self.rs.bonuses if b.key in p.bonuses]
+            order = {b.key: i for i, b in enumerate(self.rs.bonuses)}
+            entries = [entry for _t, entry in p.bonuses.values()]
+            record["bonuses"] = sorted(entries, key=lambda e: (order[e["bonus"]], e.get("team") == "opponents"))
         for spec in self.rs.record_fields:
             given = p.extras.get(spec.name)
             if given is None:
@@ -713,10 +716,13 @@ class Notation:
         if record.get("kontra") and "kontra" in fields:
             parts.append(self._kontra_code(record["kontra"]))
         parts += self._record_field_codes(record, fields, seat)
-        entries = {b.get("bonus"): b for b in record.get("bonuses") or [] if isinstance(b, Mapping)}
-        for bonus in self.rs.bonuses:
-            b = entries.get(bonus.key)
-            if b is None or (revoke is not None and not b.get("announced")):
+        entries = [b for b in record.get("bonuses") or [] if isinstance(b, Mapping)]
+        for bonus, b in (
+            (bonus, b)
+            for bonus in self.rs.bonuses
+            for b in sorted((e for e in entries if e.get("bonus") == bonus.key), key=lambda e: e.get("team") == "opponents")
+        ):
+            if revoke is not None and not b.get("announced"):
                 continue
             if bonus.held:
                 holder = b.get("holder")
