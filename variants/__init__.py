@@ -19,7 +19,9 @@ from .cardpoints import CardPointsError, format_thirds, parse_thirds
 from .bled import BledRuleset
 from .cego import CegoRuleset
 from .free import FreeScoringRuleset
+from .hungarian import HungarianTarokkRuleset
 from .koenigrufen import TIROL_2019, WTC_2009, WTC_2020, KoenigrufenRuleset
+from .tapp import TappTarockRuleset
 from .registry import UnknownRuleset, all_rulesets, choices, get_ruleset, register, unregister
 
 
@@ -32,6 +34,8 @@ register(WTC_2020.key, WTC_2020.edition, _koenigrufen(WTC_2020), current=True)
 register(WTC_2009.key, WTC_2009.edition, _koenigrufen(WTC_2009))
 register(CegoRuleset.key, CegoRuleset.edition, CegoRuleset, current=True)
 register(BledRuleset.key, BledRuleset.edition, BledRuleset, current=True)
+register(HungarianTarokkRuleset.key, HungarianTarokkRuleset.edition, HungarianTarokkRuleset, current=True)
+register(TappTarockRuleset.key, TappTarockRuleset.edition, TappTarockRuleset, current=True)
 register(FreeScoringRuleset.key, FreeScoringRuleset.edition, FreeScoringRuleset, current=True)
 
 __all__ = [
@@ -49,6 +53,7 @@ __all__ = [
     "Scored",
     "SeatCard",
     "Settlement",
+    "TappTarockRuleset",
     "UnknownRuleset",
     "all_rulesets",
     "card_names",

@@ -61,7 +61,8 @@ OPTIONS = (
 )
 
 NOTATION_EXAMPLES = (
-    (4, {"dealer": 0, "outcome": "manual", "scores": [-10, 30, -10, -10]}),
+    # valid whatever the options: the dealer (seat 1) scores 0, as he would sitting out
+    (4, {"dealer": 0, "outcome": "manual", "scores": [0, 30, -10, -20]}),
     (4, {"dealer": 1, "outcome": "struck", "note": "misdealt"}),
 )
 

@@ -27,6 +27,12 @@ RULESETS = [
     ("cego-ichenheim", "ichenheim", {"piccolo": True, "bettel": True, "raeuber": True}),
     ("tarok-bled", "2005", {}),
     ("tarok-bled", "2005", {"round_difference": True, "mond_penalty_20": True, "solo_difference": True}),
+    ("hungarian-tarokk", "paskievics", {}),
+    ("hungarian-tarokk", "paskievics", {"mordkontra": True, "xxi_catch_kupa": True, "proba_pvsz18": True}),
+    ("tapp-tarock", "klassik", {}),
+    ("tapp-tarock", "klassik", {"fourth_with_defenders": True, "valat_fixed": True, "hand_bonuses": False}),
+    ("free-scoring", "rows", {}),
+    ("free-scoring", "rows", {"zero_sum": False, "three_handed": True, "dealer_sits_out": True}),
 ]
 IDS = [f"{k} {e} {'+'.join(o) or 'default'}" for k, e, o in RULESETS]
 
@@ -39,7 +45,9 @@ NAMES = [
 # ----------------------------------------------------------------------------- random records
 
 
-def _bonus(rng: random.Random, bonus) -> dict:
+def _bonus(rng: random.Random, bonus, active=()) -> dict:
+    if bonus.held:
+        return {"bonus": bonus.key, "holder": rng.choice(list(active) or [0])}
     announced = bonus.announced_only or rng.random() < 0.4
     entry = {
         "bonus": bonus.key,
@@ -76,7 +84,7 @@ def draw_record(rs, size: int, dealer: int, rng: random.Random) -> dict:
             record["note"] = rng.choice(["misdealt", "Karten falsch gegeben", "x # y"])
         return record
     active = rs.active_seats(dealer, size)
-    if roll < 0.12:
+    if roll < 0.12 or not rs.contracts:
         scores = [rng.randint(-40, 40) for _ in range(size)]
         out = rs.sitting_out(dealer, size)
         if out is not None and not rs.sitting_out_pays:
@@ -129,10 +137,19 @@ def draw_record(rs, size: int, dealer: int, rng: random.Random) -> dict:
             record["bonuses"] = [{"bonus": bird, "team": "declarer", "announced": True, "made": rng.random() < 0.6}]
         else:
             record["bonuses"] = []
-        record["bonuses"] += [_bonus(rng, b) for b in chosen]
+        record["bonuses"] += [_bonus(rng, b, active) for b in chosen]
         if "kontra" not in fields:
             for b in record["bonuses"]:
                 b.pop("kontra", None)
+    for spec in rs.record_fields:  # a ruleset's own fields: the called tarokk, declared tarokks …
+        if spec.name not in fields or rng.random() < 0.3:
+            continue
+        if spec.kind == "flag":
+            record[spec.name] = rng.random() < 0.1
+        elif spec.kind == "choice":
+            record[spec.name] = rng.choice(spec.choices).value
+        elif rng.random() < 0.3:
+            record[spec.name] = {str(rng.choice(active)): rng.choice(spec.choices).value}
     if rng.random() < 0.1:
         record["note"] = "Schiedsrichter"
     return record
@@ -142,6 +159,8 @@ def valid_record(rs, rng: random.Random) -> tuple[int, dict]:
     """A valid ``(table size, record)``: drawn until the ruleset accepts one."""
     for _ in range(500):
         size = rng.choice(rs.table_sizes)
+        if rng.random() < 0.5:  # an evening's hand, as the ruleset draws them
+            return size, rs.random_hand(random.Random(rng.getrandbits(32)), size, rng.randrange(size))
         record = draw_record(rs, size, rng.randrange(size), rng)
         if not rs.validate(record, size):
             return size, record
@@ -195,7 +214,10 @@ def _vocabulary(rs) -> list[str]:
     for c in rs.contracts:
         words += [c.code, c.key, *c.aliases]
     for b in rs.bonuses:
-        words += [b.code, f"/{b.code}!", f"{b.code}-", f"{b.code}!k", f"/{b.code}!re-"]
+        words += [b.code, f"/{b.code}!", f"{b.code}-", f"{b.code}!k", f"/{b.code}!re-", f"{b.code}2", f"{b.code}:an"]
+    words += [code for code in rs.kontra_codes if code]
+    for spec in rs.record_fields:
+        words += [spec.code] if spec.kind == "flag" else [c.code + ("2" if spec.kind == "per_seat" else "") for c in spec.choices]
     return words
 
 
@@ -208,7 +230,7 @@ def test_token_soup_is_parsed_or_refused_and_an_accepted_line_uses_every_token(k
     dealer = data.draw(st.integers(0, size - 1))
     names = data.draw(st.one_of(st.none(), st.permutations(NAMES).map(lambda n: n[:size])))
     words = data.draw(st.lists(st.sampled_from(_vocabulary(rs)), min_size=0, max_size=8))
-    if data.draw(st.booleans()):  # most lines start with a contract
+    if rs.contracts and data.draw(st.booleans()):  # most lines start with a contract
         words = [data.draw(st.sampled_from([c.code for c in rs.contracts]))] + words
     _check_tokens(rs, size, dealer, names, words)
 
