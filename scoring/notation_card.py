@@ -26,6 +26,11 @@ class NotationCard:
       card lists only the tokens this ruleset reads;
     - ``blatt``: card points carry Blatt (``P/B``); ``history``: a manual row may name its contract;
     - ``examples``: ``(line, words, row)`` per example hand, the row as ``[(seat label, score)]``;
+    - ``kontras``: ``(code, word)`` of every kontra level the ruleset records;
+    - ``fields``: ``(tokens, label)`` of the ruleset's own record fields (``Ruleset.record_fields``):
+      a choice's codes (``xx xix … ii``), a flag's code, a per-seat code with seat 2 (``8t2``);
+    - ``held``: a bonus held in one hand, its code with seat 2 (``tr2``), or ``""``;
+      ``nobody``: the partner may be written as ``0`` (nobody) before the card points;
     - ``manual``: a manual row at the ruleset's first table size (``= 5 -15 5 5``);
       ``manual_named``: the same naming a contract whose manual row awards marks (Bled's
       ``=b …`` for the radelci), or ``""``.
@@ -41,6 +46,10 @@ class NotationCard:
     examples: list = field(default_factory=list)
     manual: str = ""
     manual_named: str = ""
+    kontras: list = field(default_factory=list)
+    fields: list = field(default_factory=list)
+    held: str = ""
+    nobody: bool = False
 
 
 def notation_card(rs) -> NotationCard:
@@ -52,8 +61,21 @@ def notation_card(rs) -> NotationCard:
         features=rs.notation.features,
         blatt=rs.uses_blatt,
         history=rs.uses_history,
-        example_bonus=rs.bonuses[0].code if rs.bonuses else "",
+        example_bonus=next((b.code for b in rs.bonuses if not b.held), ""),
+        kontras=[(rs.kontra_codes[level], rs.kontra_word(level)) for level in range(1, rs.max_kontra + 1)],
+        held=next((f"{b.code}2" for b in rs.bonuses if b.held), ""),
+        nobody=rs.self_call_written and {"partner", "declarer_points"} <= rs.notation.features,
     )
+    for spec in rs.record_fields:
+        if spec.name not in card.features:
+            continue
+        if spec.kind == "flag":
+            card.fields.append((spec.code, _(spec.label)))
+        elif spec.kind == "choice":
+            card.fields.append((" ".join(c.code for c in spec.choices), _(spec.label)))
+        else:
+            for choice in spec.choices:
+                card.fields.append((f"{choice.code}2", f"{_(spec.label)}: {_(choice.label)}"))
     size = rs.table_sizes[0]
     scores = " ".join(str(n) for n in [5, -5 * (size - 1)] + [5] * (size - 2))
     card.manual = f"= {scores}"
