@@ -41,6 +41,7 @@ class DemoSpec:
     players: str
     seed: int
     plus_prize: bool = False  # the Baden custom: every player finishing in plus wins a prize
+    options: tuple[tuple[str, bool], ...] = ()  # the ruleset options the tournament sets
 
 
 TIROL_DEMO = DemoSpec(
@@ -80,7 +81,37 @@ BLED_DEMO = DemoSpec(
     players="players_bled.csv",
     seed=2005,
 )
-DEMOS = (TIROL_DEMO, WTC_DEMO, CEGO_DEMO, BLED_DEMO)
+HUNGARIAN_DEMO = DemoSpec(
+    name="Paskievics tarokkverseny – Demo Eger",
+    date=datetime.date(2026, 3, 14),
+    venue="Lovas Étterem, Eger",
+    ruleset="hungarian-tarokk",
+    edition="paskievics",
+    players="players_budapest.csv",
+    seed=1912,
+)
+TAPP_DEMO = DemoSpec(
+    name="Tapp-Tarock-Turnier – Demo Café Ritter",
+    date=datetime.date(2026, 2, 21),
+    venue="Café Ritter, Wien-Ottakring",
+    ruleset="tapp-tarock",
+    edition="klassik",
+    players="players_wien.csv",  # the Viennese register, reused (players are kept across games)
+    seed=1821,
+)
+# Zwanzigerrufen has no ruleset: a four-handed game written row by row, the dealer of a 5-table
+# sitting out (free scoring's options).
+FREE_DEMO = DemoSpec(
+    name="Zwanzigerrufen – Demo Hall in Tirol (free scoring)",
+    date=datetime.date(2026, 8, 29),
+    venue="Gasthof Goldener Engl, Hall in Tirol",
+    ruleset="free-scoring",
+    edition="rows",
+    players="players_tirol.csv",
+    seed=20,
+    options=(("dealer_sits_out", True),),
+)
+DEMOS = (TIROL_DEMO, WTC_DEMO, CEGO_DEMO, BLED_DEMO, HUNGARIAN_DEMO, TAPP_DEMO, FREE_DEMO)
 TIROL_DEMO_NAME = TIROL_DEMO.name
 
 
@@ -114,13 +145,14 @@ def build_demo(spec: DemoSpec, reset: bool = False) -> Tournament:
     if existing:
         existing.delete()
     director = ensure_director()
-    rs = get_ruleset(spec.ruleset, spec.edition)
+    rs = get_ruleset(spec.ruleset, spec.edition, dict(spec.options))
     tournament = Tournament.objects.create(
         name=spec.name,
         date=spec.date,
         venue=spec.venue,
         ruleset=spec.ruleset,
         edition=spec.edition,
+        options={**rs.option_defaults, **dict(spec.options)},
         rounds=rs.default_rounds,
         hands_per_round=rs.default_hands_per_round,
     )
