@@ -72,7 +72,10 @@ def notation_card(rs) -> NotationCard:
         if spec.kind == "flag":
             card.fields.append((spec.code, _(spec.label)))
         elif spec.kind == "choice":
-            card.fields.append((" ".join(c.code for c in spec.choices), _(spec.label)))
+            codes = [c.code for c in spec.choices]
+            if len(codes) > 6:  # the called tarokk: xx xix … ii
+                codes = [*codes[:2], "…", codes[-1]]
+            card.fields.append((" ".join(codes), _(spec.label)))
         else:
             for choice in spec.choices:
                 card.fields.append((f"{choice.code}2", f"{_(spec.label)}: {_(choice.label)}"))

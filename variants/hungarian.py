@@ -257,8 +257,9 @@ def _entry(key: str, team: str = "declarer", announced: bool = False, made: bool
 
 
 # Example hands of the reference card, (table size, record): PAG's own example (§2), a self-call
-# szóló with a silent tuletroá, a discarded call with declared tarokks and an announced
-# pagátultimó, a silent volát, a próbahárom lost without play, a 5-table two and a manual row.
+# szóló with a silent tuletroá, a discarded call with declared tarokks and the opponents' announced
+# pagátultimó, a próbahárom lost without play and a manual row — five, so that the notation card
+# stays one page.
 NOTATION_EXAMPLES = (
     (4, {"dealer": 0, "contract": "ketto", "declarer": 1, "called": "XX", "partner": 2, "declarer_points": 52, "kontra": 1,
          "bonuses": [_entry("dupla", announced=True, made=None, kontra=1)]}),
@@ -266,10 +267,7 @@ NOTATION_EXAMPLES = (
          "bonuses": [_entry("tuletroa")]}),
     (4, {"dealer": 2, "contract": "harom", "declarer": 3, "called": "XIX", "partner": None, "declarer_points": 44, "kontra": 1,
          "bonuses": [_entry("pagatultimo", "opponents", announced=True, made=True)], "tarokks": {"1": 8}}),
-    (4, {"dealer": 3, "contract": "harom", "declarer": 0, "called": "XX", "partner": 2, "declarer_points": 88, "all_tricks": "declarer"}),
     (4, {"dealer": 2, "contract": "harom", "declarer": 2, "forfeit": True}),
-    (5, {"dealer": 0, "contract": "ketto", "declarer": 2, "called": "XX", "partner": 4, "declarer_points": 75,
-         "bonuses": [_entry("negykiraly", "opponents")]}),
     (4, {"dealer": 0, "outcome": "manual", "scores": [-6, 2, 2, 2]}),
 )
 

@@ -42,8 +42,10 @@
     const contracts = Object.fromEntries(catalogue.contracts.map((c) => [c.key, c]));
     const field = (name) => form.querySelector(`[name=${name}]`);
     let initial = true;
+    // A select counts as filled once something other than its first choice ("—", or a kontra
+    // level of 0) is chosen.
     const filled = (el) =>
-      [...el.querySelectorAll("select")].some((s) => s.value) ||
+      [...el.querySelectorAll("select")].some((s) => s.selectedIndex > 0) ||
       [...el.querySelectorAll("input[type=checkbox]")].some((c) => c.checked);
 
     // Hidden choices must not travel with the hand: clear selects and check boxes when hiding
@@ -52,7 +54,7 @@
       if (!visible && clear && initial && filled(el)) visible = true;
       el.hidden = !visible;
       if (visible || !clear) return;
-      el.querySelectorAll("select").forEach((s) => (s.value = ""));
+      el.querySelectorAll("select").forEach((s) => (s.selectedIndex = 0));
       el.querySelectorAll("input[type=checkbox]").forEach((c) => (c.checked = false));
     }
 

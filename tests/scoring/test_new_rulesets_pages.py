@@ -70,7 +70,10 @@ def test_every_page_of_the_day_answers(demo, director_client, english):
     names = [r[2] for r in list(book["Standings"].iter_rows(values_only=True))[1:]]
     assert names[:3] == [row.entry.name for row in standings.rows[:3]]
     assert rs.label in pdf_text(public.get(reverse("scoring:standings_pdf", args=[demo.pk])))
-    assert pdf_text(public.get(reverse("scoring:notation_card_pdf", args=[demo.pk])))
+    card = public.get(reverse("scoring:notation_card_pdf", args=[demo.pk]))
+    assert len(PdfReader(BytesIO(card.content)).pages) == 1  # one page for the scorers' desk
+    for contract in rs.contracts:
+        assert contract.name in pdf_text(card)
     assert pdf_text(public.get(reverse("scoring:day_report_pdf", args=[demo.pk])))
     sheets = pdf_text(director_client.get(reverse("scoring_director:score_sheets_pdf", args=[demo.pk, 1])))
     seated = table.seats.select_related("registration__player").order_by("position")
