@@ -106,7 +106,7 @@ class DayReport(BaseExporter):
             "tournament": tournament,
             "stats": stats,
             "progression_chart": charts.data_uri(charts.progression_chart(progression(tournament))),
-            "contracts_chart": charts.data_uri(charts.contracts_chart(stats.contracts)),
+            "contracts_chart": charts.data_uri(charts.contracts_chart(stats.contracts)) if stats.ruleset.contracts else "",
         }
         return render_pdf("scoring/day_report_pdf.html", context)
 

@@ -62,6 +62,9 @@ def test_every_page_of_the_day_answers(demo, director_client, english):
     ):
         assert public.get(url).status_code == 200, url
     assert director_client.get(reverse("scoring_director:board", args=[demo.pk])).status_code == 200
+    statistics = public.get(reverse("scoring:statistics", args=[demo.pk])).content.decode()
+    # Written rows have no contracts: no empty "contracts of the day" where hundreds were played.
+    assert ("Contracts of the day" in statistics) == bool(rs.contracts)
     rules = public.get(reverse("tournaments:rules", args=[demo.pk])).content.decode()
     for contract in rs.contracts:
         assert f"<code>{contract.code}</code>" in rules  # every contract with its notation code
