@@ -9,3 +9,22 @@ def log_in(page, live_server, next_path: str) -> None:
     page.fill("input[name=username]", "leiter")
     page.fill("input[name=password]", "geheim-123")
     page.keyboard.press("Enter")
+
+
+def log_in_to_sheet(page, live_server, table) -> None:
+    """Log in as the ``director`` fixture's user and land on ``table``'s score sheet with its form."""
+    log_in(page, live_server, f"/table/{table.pk}/")
+    page.wait_for_selector("#hand-form")
+
+
+def type_line(page, text: str) -> None:
+    """Type ``text`` into the empty quick line with the keyboard and wait until the preview shows
+    the server's reading of exactly that line."""
+    page.fill("#quick", "")
+    page.focus("#quick")
+    page.keyboard.type(text)
+    page.wait_for_function(
+        "t => { const s = document.querySelector('#preview-state');"
+        " return s && JSON.parse(s.textContent).typed === t; }",
+        arg=text,
+    )

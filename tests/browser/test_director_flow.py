@@ -9,13 +9,7 @@ import pytest
 
 from scoring.models import Hand
 from tournaments import services
-from .helpers import log_in
-
-
-def log_in_to_sheet(page, live_server, table):
-    """Log in as the director fixture's user and land on the table's score sheet with its form."""
-    log_in(page, live_server, f"/table/{table.pk}/")
-    page.wait_for_selector("#hand-form")
+from .helpers import log_in_to_sheet, type_line
 
 
 def test_director_logs_in_and_enters_a_dreier_by_keyboard(page, live_server, director, make_tournament):
@@ -96,19 +90,6 @@ def test_quick_entry_by_keyboard_updates_the_sheet_in_place(page, live_server, d
     page.wait_for_selector("#hand-2")
     # Rufer lost, 2 against 2: seat 1 (Vorhand of hand 2) with seat 3, −1 each.
     assert Hand.objects.get(number=2).scores == [1, -1, 1, -1]
-
-
-def type_line(page, text):
-    """Type ``text`` into the empty quick line with the keyboard and wait until the preview shows
-    the server's reading of exactly that line."""
-    page.fill("#quick", "")
-    page.focus("#quick")
-    page.keyboard.type(text)
-    page.wait_for_function(
-        "t => { const s = document.querySelector('#preview-state');"
-        " return s && JSON.parse(s.textContent).typed === t; }",
-        arg=text,
-    )
 
 
 def preview(page):

@@ -4,7 +4,7 @@ form and keeps the typed hand; pressing Enter again once it works saves it."""
 from scoring.models import Hand
 from tournaments import services
 
-from .test_director_flow import log_in_to_sheet
+from .helpers import log_in_to_sheet
 
 
 def test_a_failed_save_says_why_and_keeps_the_typed_hand(page, live_server, director, make_tournament):

@@ -8,26 +8,9 @@ import pytest
 from scoring.models import Hand
 from tournaments import services
 
-from .helpers import log_in
+from .helpers import log_in_to_sheet, type_line
 
 PHONE = {"width": 390, "height": 844}
-
-
-def open_sheet(page, live_server, table):
-    log_in(page, live_server, f"/table/{table.pk}/")
-    page.wait_for_selector("#hand-form")
-
-
-def type_line(page, text):
-    """Type ``text`` into the quick line and wait for the server's reading of exactly it."""
-    page.fill("#quick", "")
-    page.focus("#quick")
-    page.keyboard.type(text)
-    page.wait_for_function(
-        "t => { const s = document.querySelector('#preview-state');"
-        " return s && JSON.parse(s.textContent).typed === t; }",
-        arg=text,
-    )
 
 
 def test_hungarian_tarokk_hand_by_the_fields(page, live_server, director, make_tournament):
@@ -36,7 +19,7 @@ def test_hungarian_tarokk_hand_by_the_fields(page, live_server, director, make_t
     (dupla) kontra'd: game +2·2, failed dupla −8·2, n = −12: row [12, −12, −12, 12]."""
     t = make_tournament(players=4, ruleset="hungarian-tarokk", edition="paskievics")
     table = services.draw_next_round(t, seed=7).tables.get()
-    open_sheet(page, live_server, table)
+    log_in_to_sheet(page, live_server, table)
 
     page.select_option("select[name=contract]", "ketto")
     # The fields of the game: the called tarokk, declared tarokks per seat, both sides' bonuses.
@@ -70,7 +53,7 @@ def test_tapp_tarock_hand_by_the_line_on_a_phone(browser, live_server, director,
     page = browser.new_page(locale="en-GB", viewport=PHONE, bypass_csp=True)
     t = make_tournament(players=3, ruleset="tapp-tarock", edition="klassik")
     table = services.draw_next_round(t, seed=7).tables.get()
-    open_sheet(page, live_server, table)
+    log_in_to_sheet(page, live_server, table)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
     type_line(page, "u 1 + 4k3 tr")  # a Trull without its holder is refused by name
@@ -88,7 +71,7 @@ def test_free_scoring_row_by_the_line(page, live_server, director, make_tourname
     refused with the difference and nothing is saved."""
     t = make_tournament(players=4, ruleset="free-scoring", edition="rows")
     table = services.draw_next_round(t, seed=7).tables.get()
-    open_sheet(page, live_server, table)
+    log_in_to_sheet(page, live_server, table)
     assert page.input_value("select[name=outcome]") == "manual"  # no contracts: a written row
 
     type_line(page, "= 30 -10 -10 -11")
