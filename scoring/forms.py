@@ -10,6 +10,8 @@ errors with player names, and everything typed stays in the form.
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -25,6 +27,7 @@ from .widgets import FastSelect
 # a held bonus: "h:" and the holder's seat
 _TEAM = {"d": "declarer", "o": "opponents"}
 HELD = "h"
+NOBODY = "none"  # the partner select's "nobody", where the ruleset writes it out
 
 
 def kontra_choices(rs) -> list[tuple[int, str]]:
@@ -91,12 +94,14 @@ def bonus_entry(key: str, value: str, kontra: int | None) -> dict:
     return entry
 
 
-def bonus_value(entry: dict) -> str:
-    """A stored bonus entry as its select's value (the inverse of :func:`bonus_entry`)."""
+def bonus_value(entry: dict, derived: bool = False) -> str:
+    """A stored bonus entry as its select's value (the inverse of :func:`bonus_entry`). A
+    ``derived`` bonus's select has no made or failed (the record decides it): a ``made`` the
+    entry gives, which must agree with the record, is not part of its value."""
     if entry.get("holder") is not None:
         return f"{HELD}:{entry['holder']}"
     team = "d" if entry.get("team") == "declarer" else "o"
-    made = {True: "1", False: "0"}.get(entry.get("made"), "")
+    made = "" if derived else {True: "1", False: "0"}.get(entry.get("made"), "")
     return f"{team}:{'a' if entry.get('announced') else 's'}:{made}"
 
 
@@ -180,12 +185,15 @@ class HandForm(forms.Form):
             label=_("Declarer"), required=False, choices=optional_seat, coerce=int, empty_value=None, widget=FastSelect
         )
         if "partner" in self.used:
+            # Where nobody is written out (Hungarian Tarokk), "—" means not given and the ruleset
+            # asks for it; elsewhere the empty choice is nobody (the king in the talon).
+            nobody = [("", "—"), (NOBODY, _(rs.partner_none_label))] if rs.partner_written_out else [("", _(rs.partner_none_label))]
             self.fields["partner"] = forms.TypedChoiceField(
                 label=_(rs.partner_label),
                 required=False,
-                choices=[("", _(rs.partner_none_label))] + seats,
-                coerce=int,
-                empty_value=None,
+                choices=nobody + seats,
+                coerce=lambda value: None if value == NOBODY else int(value),
+                empty_value="",
                 widget=FastSelect,
             )
         self.fields["won"] = forms.ChoiceField(
@@ -370,8 +378,12 @@ class HandForm(forms.Form):
                 record[name] = data[name]
         if data.get("kontra"):
             record["kontra"] = data["kontra"]
-        if data.get("partner") is not None or "partner" in fields:
-            record["partner"] = data.get("partner")
+        partner = data.get("partner", "")
+        if self.info.ruleset.partner_written_out:
+            if partner != "":  # not given: the ruleset asks who held the called card
+                record["partner"] = partner
+        elif partner not in ("", None) or "partner" in fields:
+            record["partner"] = partner if partner != "" else None
         for flag in ("conceded", "against_solo"):
             if data.get(flag):
                 record[flag] = True
@@ -488,19 +500,30 @@ class HandForm(forms.Form):
         return values
 
 
+def _derived(rs, key) -> bool:
+    """Whether bonus ``key`` of ruleset ``rs`` follows from the record (``Bonus.derived``)."""
+    try:
+        return rs is not None and rs.bonus(key).derived
+    except KeyError:
+        return False
+
+
 def initial_from_record(record: dict, size: int, rs=None) -> dict:
     """Form initial data for editing a stored hand record (the inverse of ``build_record``)."""
+    points = record.get("declarer_points")
+    if isinstance(points, str) and re.fullmatch(r"\s*\d+\s*(/\s*0\s*)?", points):
+        points = int(points.split("/")[0])  # "53/0" and "53" are the same (hand-record.md "Card points")
     initial = {
         "dealer": record.get("dealer"),
         "outcome": record.get("outcome", "played"),
         "note": record.get("note", ""),
         "contract": record.get("contract") or "",
         "declarer": record.get("declarer"),
-        "partner": record.get("partner"),
+        "partner": NOBODY if rs is not None and rs.partner_written_out and "partner" in record and record["partner"] is None else record.get("partner"),
         "revoke": record.get("revoke"),
         "conceded": record.get("conceded", False),
         "against_solo": record.get("against_solo", False),
-        "declarer_points": record.get("declarer_points"),
+        "declarer_points": points,
         "won": {True: "1", False: "0"}.get(record.get("won"), ""),
         "kontra": record.get("kontra", 0),
         "kontra_by": record.get("kontra_by"),
@@ -510,7 +533,7 @@ def initial_from_record(record: dict, size: int, rs=None) -> dict:
         initial["manual_contract"] = record.get("contract") or ""
     for b in record.get("bonuses", []):
         x = OPPONENTS_SLOT if rs is not None and rs.bonus_per_team and b.get("team") == "opponents" else ""
-        initial[f"bonus_{b['bonus']}{x}"] = bonus_value(b)
+        initial[f"bonus_{b['bonus']}{x}"] = bonus_value(b, _derived(rs, b.get("bonus")))
         initial[f"bonus_kontra_{b['bonus']}{x}"] = b.get("kontra", 0)
     for spec in rs.record_fields if rs is not None else ():
         value = record.get(spec.name)

@@ -64,7 +64,7 @@ def notation_card(rs) -> NotationCard:
         example_bonus=next((b.code for b in rs.bonuses if not b.held), ""),
         kontras=[(rs.kontra_codes[level], rs.kontra_word(level)) for level in range(1, rs.max_kontra + 1)],
         held=next((f"{b.code}2" for b in rs.bonuses if b.held), ""),
-        nobody=rs.self_call_written and {"partner", "declarer_points"} <= rs.notation.features,
+        nobody=rs.partner_written_out and {"partner", "declarer_points"} <= rs.notation.features,
     )
     for spec in rs.record_fields:
         if spec.name not in card.features:

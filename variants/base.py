@@ -380,6 +380,10 @@ class Ruleset:
     partner_label = _("Partner (holder of the called king)")
     partner_none_label = _("none – king in the talon")
     self_call_written = False
+    # The partner is required in a played hand and "nobody" is written out (Hungarian Tarokk:
+    # a forgotten partner must not become a lone game, ``hungarian-tarokk.md`` §2): the form
+    # asks for it with "not given" apart from "nobody", the line takes ``0`` for nobody.
+    partner_written_out = False
     # Both sides may record the same bonus, each once (Hungarian Tarokk, ``hungarian-tarokk.md``
     # §2); elsewhere a bonus is entered once per hand.
     bonus_per_team = False

@@ -410,6 +410,7 @@ class HungarianTarokkRuleset(Ruleset):
     partner_label = _("Partner (holder of the called tarokk)")
     partner_none_label = _("none – the called tarokk lay in a discard")
     self_call_written = True
+    partner_written_out = True  # §2: required in a played hand, ``null`` written out
     bonus_per_team = True  # both sides may record the same bonus, each once (§2, §3.3)
     value_heading = _("Game value")
 

@@ -40,8 +40,8 @@ After the contract, in any order:
 ``xix`` ``pr`` ``8t2`` a ruleset's own record field (``Ruleset.record_fields``): a choice by its
                        code (the called tarokk), a flag (próbahárom), a value per seat (eight
                        tarokks declared by seat 2)
-``0``                  in the partner's place: nobody (Hungarian: the called tarokk lay in a
-                       discard), where card points follow the seats
+``0``                  in the partner's place: nobody, where the ruleset writes it out
+                       (Hungarian: the called tarokk lay in a discard) and card points follow
 =====================  ===========================================================================
 
 **Clashes, resolved by position and shape** (``hand-record.md`` keeps the codes directors know):
@@ -530,7 +530,7 @@ class Notation:
             p.add(_("“%(token)s” is one number too many for a %(contract)s."), token=t.text, contract=p.contract.name)
             return
         slot = slots[filled]
-        if slot == "partner" and t.low == NOBODY:
+        if slot == "partner" and t.low == NOBODY and self.rs.partner_written_out:
             p.seats.append((t, None))  # nobody: the called card lay in a discard
             return
         if slot in ("declarer", "partner"):
@@ -697,7 +697,7 @@ class Notation:
                 and partner is None
                 and "declarer_points" in fields
                 and record.get("declarer_points") is not None
-                and self.rs.self_call_written
+                and self.rs.partner_written_out
             ):
                 parts.append(NOBODY)  # or the card points would be read as the partner
         if "declarer_points" in fields and record.get("declarer_points") is not None:
