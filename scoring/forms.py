@@ -252,7 +252,8 @@ class HandForm(forms.Form):
                         label=info.names[p], required=False, choices=choices, widget=FastSelect
                     )
         for bonus, suffix, teams in bonus_slots(rs):
-            label = bonus.name if len(teams) > 1 else f"{bonus.name} ({_('opponents') if suffix else _('declarer') })"
+            side = _("opponents") if suffix else _("declarer")
+            label = bonus.name if len(teams) > 1 else f"{bonus.name} ({side})"
             self.fields[f"bonus_{bonus.key}{suffix}"] = forms.ChoiceField(
                 label=label, required=False, choices=bonus_choices(bonus, seats, teams), widget=FastSelect
             )
@@ -323,7 +324,8 @@ class HandForm(forms.Form):
     # -- layout helpers for the template --
 
     def bonus_fields(self):
-        """``(bonus field, its kontra field or None)`` per bonus of the ruleset."""
+        """``(bonus field, its kontra field or None, bonus key)`` per bonus select of the form
+        (:func:`bonus_slots`: one per bonus, or one per side where both sides may record it)."""
         return [
             (self[f"bonus_{b.key}{x}"], self[f"bonus_kontra_{b.key}{x}"] if f"bonus_kontra_{b.key}{x}" in self.fields else None, b.key)
             for b, x, _teams in bonus_slots(self.info.ruleset)
