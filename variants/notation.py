@@ -705,7 +705,7 @@ class Notation:
         if "card_points" in fields and record.get("card_points") and revoke is None:
             points = {int(k): v for k, v in record["card_points"].items()}
             parts += [self._points_text(points[s]) for s in sorted(points)]
-        won = self.rs.won_of(record)
+        won = record.get("won") if isinstance(record.get("won"), bool) else None  # as recorded
         points_decide = "declarer_points" in fields and record.get("declarer_points") is not None
         if "won" in fields and won is not None and revoke is None and not record.get("conceded") and not points_decide:
             parts.append(WON if won else LOST)

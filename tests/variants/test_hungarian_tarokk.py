@@ -969,3 +969,12 @@ def test_random_draws_are_mostly_valid_and_varied():
     assert any("partner" in r and r["partner"] is None for r in records)
     assert any(r.get("partner") is not None and r.get("partner") == r.get("declarer") for r in records)
     assert any(b["announced"] for r in records for b in r.get("bonuses", []))
+
+
+def test_a_probaharom_is_written_without_a_result_and_reads_back():
+    # §3.6: a három lost without play by the fourth bidder (dealer 2 at a 4-table: seat 2 bids);
+    # the line says what was recorded, nothing more: g = 1 to each other player, −3 for him.
+    rs = HungarianTarokkRuleset()
+    record = {"dealer": 2, "contract": "harom", "declarer": 2, "forfeit": True}
+    assert rs.format_hand(record, 4) == "3 3 pr"
+    assert rs.score(rs.parse_hand("3 3 pr", 4, 2), 4) == [1, 1, -3, 1]
