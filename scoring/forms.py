@@ -240,12 +240,15 @@ class HandForm(forms.Form):
         for spec in rs.record_fields:
             if spec.name not in self.used:
                 continue
+            help_text = _(spec.help) if spec.help else ""
             if spec.kind == "flag":
-                self.fields[spec.name] = forms.BooleanField(label=_(spec.label), required=False)
+                self.fields[spec.name] = forms.BooleanField(label=_(spec.label), required=False, help_text=help_text)
                 continue
             choices = [("", "—")] + [(str(c.value), _(c.label)) for c in spec.choices]
             if spec.kind == "choice":
-                self.fields[spec.name] = forms.ChoiceField(label=_(spec.label), required=False, choices=choices, widget=FastSelect)
+                self.fields[spec.name] = forms.ChoiceField(
+                    label=_(spec.label), required=False, choices=choices, widget=FastSelect, help_text=help_text
+                )
             else:
                 for p in range(info.size):
                     self.fields[f"{spec.name}_{p}"] = forms.ChoiceField(
