@@ -416,6 +416,10 @@ class Ruleset:
         """The highest kontra level the ruleset records (0: it records none)."""
         return len(self.kontra_names) - 1
 
+    def record_field(self, name: str) -> RecordField | None:
+        """The ruleset's own record field ``name`` (:attr:`record_fields`), or ``None``."""
+        return next((f for f in self.record_fields if f.name == name), None)
+
     def contract(self, key: str) -> Contract:
         """The contract with ``key``; raises ``KeyError`` if the ruleset (with its options) has none."""
         for c in self.contracts:
