@@ -10,14 +10,13 @@ errors with player names, and everything typed stays in the form.
 
 from __future__ import annotations
 
-import re
-
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.problems import translate_problem
-from variants import InvalidHand
+from variants import CardPointsError, InvalidHand
+from variants.checks import whole_points
 
 from .models import Hand
 from .services import HandRejected, TableInfo, evaluate_record
@@ -516,8 +515,11 @@ def _derived(rs, key) -> bool:
 def initial_from_record(record: dict, size: int, rs=None) -> dict:
     """Form initial data for editing a stored hand record (the inverse of ``build_record``)."""
     points = record.get("declarer_points")
-    if isinstance(points, str) and re.fullmatch(r"\s*\d+\s*(/\s*0\s*)?", points):
-        points = int(points.split("/")[0])  # "53/0" and "53" are the same (hand-record.md "Card points")
+    if isinstance(points, str):  # "53/0" and "53" are the same (hand-record.md "Card points")
+        try:
+            points = whole_points(points, rs.max_card_points if rs is not None else 70)
+        except CardPointsError:
+            pass  # shown as stored, for the ruleset to name
     initial = {
         "dealer": record.get("dealer"),
         "outcome": record.get("outcome", "played"),

@@ -19,20 +19,21 @@ def is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def whole_points(value) -> int:
-    """Whole card points ``0..70`` from a record value (``hand-record.md``: integers or "n p" thirds),
-    for the rulesets without Blatt (Cego, Bled); raises :class:`CardPointsError`."""
-    return parse_thirds(value, allow_blatt=False) // 3
+def whole_points(value, max_points: int = 70) -> int:
+    """Whole card points ``0..max_points`` from a record value (``hand-record.md``: integers or
+    "n p" thirds), for the rulesets without Blatt (Cego, Bled; Hungarian Tarokk up to 94); raises
+    :class:`CardPointsError` (``blatt`` set for a Blatt part)."""
+    return parse_thirds(value, allow_blatt=False, max_points=max_points) // 3
 
 
-def recorded_points(record) -> int | None:
+def recorded_points(record, max_points: int = 70) -> int | None:
     """The declarer's whole card points as ``record`` gives them (:func:`whole_points`), or
-    ``None`` where it gives none or none that read; never raises (for remarks about a hand, not
-    for its validation)."""
+    ``None`` where it gives none or none that read; never raises for a mapping (for remarks about
+    a hand, not for its validation)."""
     if record.get("declarer_points") is None:
         return None
     try:
-        return whole_points(record["declarer_points"])
+        return whole_points(record["declarer_points"], max_points)
     except CardPointsError:
         return None
 

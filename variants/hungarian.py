@@ -41,7 +41,6 @@ Rows sum to 0; the dealer of a 5-table sits out and scores 0 (§1). Options: :da
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -59,9 +58,10 @@ from .base import (
     _,
     verbatim,
 )
-from .checks import HandCheck, is_int
+from .cardpoints import CardPointsError
+from .checks import HandCheck, is_int, recorded_points, whole_points
 
-__all__ = ["HungarianTarokkRuleset", "hungarian_points", "table_points", "OPTIONS"]
+__all__ = ["HungarianTarokkRuleset", "table_points", "OPTIONS"]
 
 FAMILY = "hungarian"
 
@@ -271,53 +271,7 @@ NOTATION_EXAMPLES = (
     (4, {"dealer": 0, "outcome": "manual", "scores": [-6, 2, 2, 2]}),
 )
 
-# ---------------------------------------------------------------------------------- card points
-
-_POINTS = re.compile(r"^\s*(\d{1,3})\s*(?:/\s*(\d+)\s*)?$", re.ASCII)
-
-
-class PointsError(ValueError):
-    """``declarer_points`` is not whole card points 0..94; ``blatt``: it had a Blatt part."""
-
-    def __init__(self, value, blatt: bool = False):
-        super().__init__(value)
-        self.value = value
-        self.blatt = blatt
-
-
-def hungarian_points(value) -> int:
-    """Whole card points ``0..94`` from a record value (§2, ``hand-record.md`` "Card points").
-
-    ``value``: a JSON integer ``55`` or a string ``"55"`` or ``"55/0"`` (the same). Raises
-    :class:`PointsError` for anything else: a bool, a float, a negative number, more than 94, a
-    Blatt part (``"55/1"``, with ``blatt`` set: Hungarian Tarokk counts whole points) or other text.
-    """
-    if isinstance(value, bool):
-        raise PointsError(value)
-    if isinstance(value, int):
-        points = value
-    elif isinstance(value, str):
-        match = _POINTS.match(value)
-        if not match:
-            raise PointsError(value)
-        if match.group(2) is not None and int(match.group(2)) != 0:
-            raise PointsError(value, blatt=True)
-        points = int(match.group(1))
-    else:
-        raise PointsError(value)
-    if not 0 <= points <= PACK:
-        raise PointsError(value)
-    return points
-
-
-def recorded_points(record) -> int | None:
-    """The record's ``declarer_points`` (:func:`hungarian_points`), ``None`` where it has none or
-    none that reads; never raises."""
-    try:
-        value = record.get("declarer_points")
-        return None if value is None else hungarian_points(value)
-    except (PointsError, AttributeError):
-        return None
+# --------------------------------------------------------------------------------- table points
 
 
 def table_points(scores: Sequence[int]) -> list[Fraction]:
@@ -496,7 +450,7 @@ class HungarianTarokkRuleset(Ruleset):
         try:
             if record.get("forfeit") is True:
                 return False
-            points = recorded_points(record)
+            points = recorded_points(record, PACK)
             if points is None:
                 return None
             kontra = record.get("kontra", 0)
@@ -765,8 +719,8 @@ class _Check(HandCheck):
             self.add(_("Enter the card points of the declarer's side (0 to 94), his discard included."))
             return None
         try:
-            return hungarian_points(raw)
-        except PointsError as error:
+            return whole_points(raw, PACK)
+        except CardPointsError as error:
             if error.blatt:
                 self.add(_("Hungarian Tarokk counts whole card points, without a Blatt part: “%(value)s”."), value=raw)
             else:
@@ -1037,7 +991,7 @@ def _settle(rs: HungarianTarokkRuleset, h: dict, n: int) -> Settlement:
     if h["forfeit"]:
         return _settle_forfeit(rs, h, n, g, declarer, active)
 
-    points = hungarian_points(h["declarer_points"])
+    points = whole_points(h["declarer_points"], PACK)
     k_game = h["kontra"] or 0
     all_tricks = h["all_tricks"]
     partner = h["partner"]
