@@ -354,15 +354,6 @@ class BledRuleset(ThreeHandedTables, Ruleset):
 class _Check(HandCheck):
     """§6 "Validation", plus the record rules of ``hand-record.md``."""
 
-    def check_manual(self) -> None:
-        """A row written by hand: whole numbers, any sum (declarer-only, §3); the resting dealer 0."""
-        scores = self.hand.get("scores")
-        if not isinstance(scores, list) or len(scores) != self.n or not all(is_int(s) for s in scores):
-            self.add(_("A manual row needs %(size)s whole numbers, one per seat."), size=self.n)
-            return
-        if self.out is not None and scores[self.out]:
-            self.add(_("The dealer %(seat)s sits out this hand and must score 0."), seat=self.out)
-
     def check_played(self) -> None:
         h = self.hand
         contract = self.contract()
