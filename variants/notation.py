@@ -349,7 +349,7 @@ class Notation:
             p.flags[name] = t
         elif low in self.field_codes and self.field_codes[low][0].name in self.features:
             self._record_field(p, t, *self.field_codes[low])
-        elif (seat_field := self._seat_field_token(low)) is not None:
+        elif (seat_field := self._seat_field_token(t)) is not None:
             self._seat_field(p, t, *seat_field)
         elif low in self.kontra_levels and self.features & {"kontra", "kontra_by"}:
             if "kontra" not in p.fields and "kontra_by" in p.fields:
@@ -408,16 +408,25 @@ class Notation:
             return None
         return bonus, team, announced, level, made
 
+    @staticmethod
+    def _after_code(t: _Token, code: str) -> tuple[str, bool] | None:
+        """``(seat reference, number only)`` where ``t`` is ``code`` followed by a seat: its
+        number (``tr2``) or, after a colon, a player as typed (``tr:anna``); else None."""
+        if not t.low.startswith(code) or len(t.low) <= len(code):
+            return None
+        rest = t.text[len(code):]
+        if rest.isdigit():
+            return rest, True
+        if rest.startswith(":") and len(rest) > 1:
+            return rest[1:], False
+        return None
+
     def _held_token(self, t: _Token):
         """``(bonus, seat reference, number only)`` if ``t`` names a held bonus and its holder
         (``tr2``, ``tr:anna``), else None."""
         for code, bonus in self.bonus_codes.items():
-            if bonus.held and t.low.startswith(code) and len(t.low) > len(code):
-                rest = t.text[len(code):]
-                if rest.isdigit():
-                    return bonus, rest, True
-                if rest.startswith(":") and len(rest) > 1:
-                    return bonus, rest[1:], False
+            if bonus.held and (seat := self._after_code(t, code)) is not None:
+                return bonus, *seat
         return None
 
     def _held(self, p: _Parse, t: _Token, bonus, ref: str, number_only: bool) -> None:
@@ -453,23 +462,17 @@ class Notation:
         p.extras[spec.name] = (t, True if choice is None else choice.value)
         return None
 
-    def _seat_field_token(self, low: str):
-        """``(field, choice, seat reference, number only)`` if ``low`` is a per-seat field's code
+    def _seat_field_token(self, t: _Token):
+        """``(field, choice, seat reference, number only)`` if ``t`` is a per-seat field's code
         followed by a seat (``8t2``, ``8t:anna``), else None."""
         for code, spec, choice in self.seat_field_codes:
-            if spec.name in self.features and low.startswith(code) and len(low) > len(code):
-                rest = low[len(code):]
-                if rest.isdigit():
-                    return spec, choice, rest, True
-                if rest.startswith(":") and len(rest) > 1:
-                    return spec, choice, rest[1:], False
+            if spec.name in self.features and (seat := self._after_code(t, code)) is not None:
+                return spec, choice, *seat
         return None
 
     def _seat_field(self, p: _Parse, t: _Token, spec, choice, ref: str, number_only: bool) -> None:
         if spec.name not in p.fields:
             return self._not_allowed(p, t)
-        if not number_only:
-            ref = t.text[len(t.text) - len(ref):]  # the name as typed
         seat = self._seat(p, t, ref, number_only=number_only)
         if seat is None:
             return None
@@ -802,7 +805,7 @@ class Notation:
             low in (WON, LOST, CONCEDED, AGAINST_SOLO)
             or low in self.kontra_levels
             or low in self.field_codes
-            or self._seat_field_token(low) is not None
+            or self._seat_field_token(_Token(low, low)) is not None
             or self._held_token(_Token(low, low)) is not None
             or _SEAT_MARK.match(low)
             or self._bonus_token(_Token(low, low)) is not None
