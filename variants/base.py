@@ -210,6 +210,17 @@ class Settlement(Breakdown):
     awards: bool = False
 
 
+def seat_row(size: int, amounts: Mapping[int, int], zero_sum: str | None = None) -> tuple[int, ...]:
+    """The score row of a table of ``size``: ``amounts`` (``{seat: points}``, whole numbers) added
+    into one ``int`` per seat, the others 0. ``zero_sum``: the game's name where its rows always
+    sum to 0 (``hand-record.md`` "The score row"); a row that does not is a bug, asserted."""
+    row = [0] * size
+    for seat, value in amounts.items():
+        row[seat] += int(value)
+    assert zero_sum is None or sum(row) == 0, f"{zero_sum} row {row} does not sum to 0"
+    return tuple(row)
+
+
 @dataclass(frozen=True)
 class Scored:
     """One evaluation of a hand (:meth:`Ruleset.evaluate`): its ``problems``, or its ``settlement``.

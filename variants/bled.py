@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from .base import Bonus, Contract, Option, Problem, Ruleset, SeatCard, Settlement, ThreeHandedTables, _
+from .base import Bonus, Contract, Option, Problem, Ruleset, SeatCard, Settlement, ThreeHandedTables, _, seat_row
 from .cardpoints import CardPointsError
 from .checks import HandCheck, is_int, recorded_points, whole_points
 
@@ -517,13 +517,6 @@ def _result(rs: BledRuleset, h: Mapping) -> tuple[bool | None, bool]:
     return points > HALF, False
 
 
-def _row(n: int, amounts: Mapping[int, int]) -> tuple[int, ...]:
-    row = [0] * n
-    for seat, value in amounts.items():
-        row[seat] += value
-    return tuple(row)
-
-
 def _settle(rs: BledRuleset, h: dict, n: int, held: Sequence[int]) -> Settlement:
     """Score a valid played hand with the radelci ``held`` per seat before it (§3–§5)."""
     contract = rs.contract(h["contract"])
@@ -560,7 +553,7 @@ def _settle(rs: BledRuleset, h: dict, n: int, held: Sequence[int]) -> Settlement
     if doubled:  # §5: the whole hand score, win or loss; not the Mond penalty
         value *= 2
         posts.append((_("radelc ×2"), value))
-    row = list(_row(n, {h["declarer"]: value}))
+    row = list(seat_row(n, {h["declarer"]: value}))
     if h.get("mond_lost_by") is not None:
         row[h["mond_lost_by"]] -= rs.mond_penalty
         posts.append((_("Mond lost"), -rs.mond_penalty))
@@ -622,4 +615,4 @@ def _settle_klop(rs: BledRuleset, h: dict, n: int) -> Settlement:
     else:
         amounts = {s: -k * p for s, p in points.items()}
         summary = _("kontra") if kontra_by is not None else _("each loses his card points")
-    return Settlement(summary=summary, row=_row(n, amounts), awards=True)
+    return Settlement(summary=summary, row=seat_row(n, amounts), awards=True)

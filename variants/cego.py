@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .base import Contract, Option, Problem, Ruleset, SeatCard, Settlement, ThreeHandedTables, _
+from .base import Contract, Option, Problem, Ruleset, SeatCard, Settlement, ThreeHandedTables, _, seat_row
 from .cardpoints import CardPointsError
 from .checks import HandCheck, recorded_points, whole_points
 
@@ -287,14 +287,6 @@ class _Check(HandCheck):
             self.add(_("Two players tie for most points: enter a manual row agreed by the tournament director."))
 
 
-def _row(n: int, amounts: Mapping[int, int]) -> tuple[int, ...]:
-    row = [0] * n
-    for seat, value in amounts.items():
-        row[seat] += value
-    assert sum(row) == 0, f"Cego row {row} does not sum to 0"
-    return tuple(row)
-
-
 def _settle(rs: CegoRuleset, h: dict, n: int) -> Settlement:
     contract = rs.contract(h["contract"])
     if contract.family == "raeuber":
@@ -317,7 +309,7 @@ def _settle(rs: CegoRuleset, h: dict, n: int) -> Settlement:
     # Every other player — defenders and the sitting-out dealer — pays or receives V (§3 "Row").
     amounts = {s: -sign * value for s in range(n) if s != declarer}
     amounts[declarer] = sign * value * (n - 1)
-    return Settlement(posts=tuple(posts), summary=_("won") if won else _("lost"), row=_row(n, amounts))
+    return Settlement(posts=tuple(posts), summary=_("won") if won else _("lost"), row=seat_row(n, amounts, "Cego"))
 
 
 def _settle_raeuber(rs: CegoRuleset, h: dict, n: int) -> Settlement:
@@ -329,4 +321,4 @@ def _settle_raeuber(rs: CegoRuleset, h: dict, n: int) -> Settlement:
     pay = 5 * (2 ** min(without_trick, 2))
     amounts = {s: pay for s in points if s != loser}
     amounts[loser] = -pay * (len(points) - 1)
-    return Settlement(summary=_("the player with most points pays"), row=_row(n, amounts))
+    return Settlement(summary=_("the player with most points pays"), row=seat_row(n, amounts, "Cego"))

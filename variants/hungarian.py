@@ -55,6 +55,7 @@ from .base import (
     Ruleset,
     SeatCard,
     Settlement,
+    seat_row,
     _,
     verbatim,
 )
@@ -969,14 +970,6 @@ class _Check(HandCheck):
 # ------------------------------------------------------------------------------------ settlement
 
 
-def _row(n: int, amounts: Mapping[int, int]) -> tuple[int, ...]:
-    row = [0] * n
-    for seat, value in amounts.items():
-        row[seat] += value
-    assert sum(row) == 0, f"Hungarian Tarokk row {row} does not sum to 0"
-    return tuple(row)
-
-
 def _tarokks(h: Mapping) -> list[tuple[int, int]]:
     """``[(seat, 8 or 9)]`` of a valid record's declared tarokks, by seat."""
     return sorted((_seat_key(key), value) for key, value in (h.get("tarokks") or {}).items())
@@ -1092,7 +1085,7 @@ def _settle(rs: HungarianTarokkRuleset, h: dict, n: int) -> Settlement:
             result=_("won") if won else _("lost"),
             net=net,
         )
-    return Settlement(posts=tuple(posts), summary=summary, row=_row(n, amounts), won=won)
+    return Settlement(posts=tuple(posts), summary=summary, row=seat_row(n, amounts, "Hungarian Tarokk"), won=won)
 
 
 def _tarokk_label(seat: int, count: int) -> Problem:
@@ -1108,7 +1101,7 @@ def _settle_forfeit(rs, h, n: int, g: int, declarer: int, active: list[int]) -> 
     return Settlement(
         posts=((_("Próbahárom lost without play"), -pay),),
         summary=Problem(_("Próbahárom lost without play: the bidder pays %(value)s to each other player."), value=pay),
-        row=_row(n, amounts),
+        row=seat_row(n, amounts, "Hungarian Tarokk"),
         won=False,
     )
 

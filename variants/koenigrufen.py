@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from .base import Bonus, Contract, Option, Problem, Ruleset, SeatCard, Settlement, _, catalogue
+from .base import Bonus, Contract, Option, Problem, Ruleset, SeatCard, Settlement, _, catalogue, seat_row
 from .checks import HandCheck, is_int
 from .cardpoints import WHOLE_PACK_THIRDS, CardPointsError, format_thirds, parse_thirds
 
@@ -488,14 +488,6 @@ class _Check(HandCheck):
 # ---------------------------------------------------------------------------------- settlement
 
 
-def _row(table_size: int, amounts: Mapping[int, int]) -> tuple[int, ...]:
-    row = [0] * table_size
-    for seat, value in amounts.items():
-        row[seat] += int(value)
-    assert sum(row) == 0, f"Königrufen row {row} does not sum to 0"
-    return tuple(row)
-
-
 def _settle(rs: KoenigrufenRuleset, h: dict, n: int) -> Settlement:
     """Compute the row of a valid, normalised played hand."""
     contract = rs.contract(h["contract"])
@@ -543,7 +535,7 @@ def _settle(rs: KoenigrufenRuleset, h: dict, n: int) -> Settlement:
     else:
         amounts = {s: (3 * net if s == declarer else -net) for s in active}
         summary = _("one against three")
-    return Settlement(posts=tuple(posts), summary=summary, row=_row(n, amounts))
+    return Settlement(posts=tuple(posts), summary=summary, row=seat_row(n, amounts, "Königrufen"))
 
 
 def _settle_revoke(rs: KoenigrufenRuleset, contract: Contract, h: dict, n: int, active: list[int]) -> Settlement:
@@ -567,17 +559,17 @@ def _settle_revoke(rs: KoenigrufenRuleset, contract: Contract, h: dict, n: int, 
     amounts = {s: (3 * win if (s == declarer and alone) else win) for s in active if s != offender}
     amounts[offender] = -sum(amounts.values())
     posts = ((contract.name, game), (_("announced bonuses"), announced))
-    return Settlement(posts=posts, summary=_("Renonce: the offender pays every other player"), row=_row(n, amounts))
+    return Settlement(posts=posts, summary=_("Renonce: the offender pays every other player"), row=seat_row(n, amounts, "Königrufen"))
 
 
 def _settle_trischaken(rs: KoenigrufenRuleset, h: dict, n: int, active: list[int], vorhand: int) -> Settlement:
     if h["revoke"] is not None:
         pay = rs.spec.trischaken_revoke
         amounts = {s: (-(len(active) - 1) * pay if s == h["revoke"] else pay) for s in active}
-        return Settlement(summary=_("Renonce in Trischaken"), row=_row(n, amounts))
+        return Settlement(summary=_("Renonce in Trischaken"), row=seat_row(n, amounts, "Königrufen"))
     points = {int(k): parse_thirds(v) for k, v in h["card_points"].items()}
     result = rs.spec.trischaken(points, vorhand)
-    return Settlement(summary=result.reason, row=_row(n, {s: int(v) for s, v in result.amounts.items()}))
+    return Settlement(summary=result.reason, row=seat_row(n, {s: int(v) for s, v in result.amounts.items()}, "Königrufen"))
 
 
 # --------------------------------------------------------------------- Trischaken settlements
