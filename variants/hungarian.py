@@ -57,7 +57,6 @@ from .base import (
     Settlement,
     seat_row,
     _,
-    verbatim,
 )
 from .cardpoints import CardPointsError
 from .checks import HandCheck, is_int, recorded_points, whole_points
