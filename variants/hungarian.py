@@ -426,11 +426,6 @@ class HungarianTarokkRuleset(Ruleset):
         return table_size - 1
 
     @property
-    def kontra_max(self) -> int:
-        """The highest kontra level recorded: 4 (hirskontra), 5 with the mordkontra option (§5)."""
-        return self.max_kontra
-
-    @property
     def xxi_values(self) -> tuple[int, int]:
         """XXI-fogás silent / announced: 21 / 42, 42 / 84 with ``xxi_catch_kupa`` (§3.1, §5)."""
         b = self.bonus("xxi_fogas")
@@ -696,7 +691,7 @@ class _Check(HandCheck):
         return None
 
     def check_level(self, level, bonus: Bonus | None) -> int | None:
-        """A kontra level 0..kontra_max (§4) on the game (``bonus`` ``None``) or an announced
+        """A kontra level 0..``max_kontra`` (§4, §5) on the game (``bonus`` ``None``) or an announced
         bonus; returns it, or ``None`` after the problem."""
         if level is None:
             return 0
