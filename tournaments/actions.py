@@ -18,10 +18,12 @@ def log(tournament_id: int, action: str, user=None, *, round_number: int | None 
     """Write an :class:`~tournaments.models.ActionLog` entry: ``action`` (an :class:`Action`) in
     tournament ``tournament_id`` by ``user`` (``None`` or anonymous: a command or the system),
     with what it concerned (``detail``, e.g. "Anna Huber ↔ Karl Moser") and why (``reason``)."""
+    actor = acting_user(user)
     return ActionLog.objects.create(
         tournament_id=tournament_id,
         action=action,
-        user=acting_user(user),
+        user=actor,
+        user_name=actor.get_username() if actor is not None else "",
         round_number=round_number,
         detail=detail,
         reason=reason,

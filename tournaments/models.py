@@ -335,6 +335,9 @@ class ActionLog(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("by")
     )
+    # Who it was, as a name: kept when the user is gone (deleted, or an archive restored into a
+    # database without him), so the log never loses its actor.
+    user_name = models.CharField(_("by (name)"), max_length=150, blank=True)
     created = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
 
     class Meta:
@@ -397,6 +400,11 @@ class Cup(models.Model):
     final_top = models.PositiveSmallIntegerField(_("final: the best"), null=True, blank=True)
     final_min_played = models.PositiveSmallIntegerField(_("final: tournaments played at least"), null=True, blank=True)
     version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
+    # Who keeps the cup: they (and a superuser) edit it, import into it and name its other
+    # organisers; whoever creates a cup is its first.
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="organised_cups", verbose_name=_("organisers")
+    )
     created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -459,3 +467,39 @@ class CupResult(models.Model):
 
     def __str__(self):
         return f"{self.event} {self.date}: {self.rank}. {self.player}"
+
+
+class CupAction(models.Model):
+    """The cup's action log: who changed the cup, when and what (its settings, sub-rankings,
+    imported results, organisers), written in the transaction of the change, like a tournament's
+    :class:`ActionLog`."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("cup created")
+        EDITED = "edited", _("cup settings changed")
+        RANKING_ADDED = "ranking_added", _("sub-ranking added")
+        RANKING_CHANGED = "ranking_changed", _("sub-ranking changed")
+        RANKING_REMOVED = "ranking_removed", _("sub-ranking removed")
+        RESULTS_IMPORTED = "results_imported", _("results imported")
+        RESULTS_REMOVED = "results_removed", _("imported results removed")
+        TOURNAMENT_JOINED = "tournament_joined", _("tournament joined the cup")
+        TOURNAMENT_LEFT = "tournament_left", _("tournament left the cup")
+        ORGANISER_ADDED = "organiser_added", _("organiser added")
+        ORGANISER_REMOVED = "organiser_removed", _("organiser removed")
+
+    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="actions")
+    action = models.CharField(_("action"), max_length=24, choices=Action.choices)
+    detail = models.TextField(_("detail"), blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("by")
+    )
+    user_name = models.CharField(_("by (name)"), max_length=150, blank=True)
+    created = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        verbose_name = _("cup action log entry")
+        verbose_name_plural = _("cup action log")
+
+    def __str__(self):
+        return f"{self.cup} {self.action}"
