@@ -1,34 +1,44 @@
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.backup import write_archive
-from tournaments.models import Tournament
+from tournaments import backup_schedule
 
 
 class Command(BaseCommand):
     help = (
-        "Write an archive of every tournament that changed since its last one (tournaments.backup) into "
-        "--dir (default DATA_DIR/backups), keeping the newest --keep per tournament. scripts/serve runs it "
-        "every BACKUP_MINUTES."
+        "Write an archive of every tournament that changed since its last one (tournaments.backup_schedule) into "
+        "--dir (default DATA_DIR/backups), read each back once, then prune: per tournament the newest archive is "
+        "always kept, the others go beyond the newest --keep or when older than --keep-days. Exits non-zero when "
+        "a tournament could not be backed up. scripts/serve runs it every BACKUP_MINUTES."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--dir", default=None, help="where to write (default: DATA_DIR/backups)")
-        parser.add_argument("--keep", type=int, default=20, help="archives kept per tournament (default 20)")
+        parser.add_argument("--keep", type=int, default=20, help="archives kept per tournament, at least 1 (default 20)")
+        parser.add_argument(
+            "--keep-days", type=float, default=None, help="also remove archives older than this many days (default: no age limit)"
+        )
 
-    def handle(self, *args, dir=None, keep=20, **options):
+    def handle(self, *args, dir=None, keep=20, keep_days=None, **options):
+        if keep < 1:
+            raise CommandError("--keep must be at least 1: the newest archive of a tournament is always kept.")
+        if keep_days is not None and keep_days < 0:
+            raise CommandError("--keep-days cannot be negative.")
         folder = Path(dir) if dir else Path(settings.DATA_DIR) / "backups"
-        folder.mkdir(parents=True, exist_ok=True)
-        written = 0
-        for tournament in Tournament.objects.order_by("pk"):
-            # One file per data version: a tournament nobody touched is not written again.
-            path = folder / f"tournament-{tournament.pk}-v{tournament.data_version:06d}.tarock.json.gz"
-            if path.exists():
-                continue
-            write_archive(tournament, path)
-            written += 1
-            for old in sorted(folder.glob(f"tournament-{tournament.pk}-v*.tarock.json.gz"))[:-keep]:
-                old.unlink()
-        self.stdout.write(f"{written} archive(s) written to {folder}")
+        try:
+            report = backup_schedule.run(folder, keep=keep, keep_days=keep_days)
+        except OSError as error:
+            raise CommandError(f"No backup was written: the folder {folder} cannot be used ({error}).") from error
+        if report.busy:
+            self.stdout.write(f"Another backup run is writing to {folder}; nothing done.")
+            return
+        self.stdout.write(f"{len(report.written)} archive(s) written to {folder}, {len(report.removed)} old one(s) removed.")
+        if options.get("verbosity", 1) > 1:
+            for path in report.written:
+                self.stdout.write(f"  {path.name}")
+        if not report.ok:
+            for message in report.failures:
+                self.stderr.write(message)
+            raise CommandError(f"{len(report.failures)} tournament(s) not backed up (see above).")

@@ -1,0 +1,324 @@
+"""The scheduled backups: an archive of every tournament whose data changed since its last one,
+written into one folder (``DATA_DIR/backups``), each read back once before it takes its name, and
+the folder pruned per tournament by count and age without ever removing a tournament's newest
+archive. ``manage.py backup_tournaments`` runs :func:`run`; ``scripts/serve`` calls it every
+``BACKUP_MINUTES``.
+
+Names. ``tournament-<id>-c<created>-<written>Z-v<data version>.tarock.json.gz``, e.g.
+``tournament-7-c1795683502123456-20261126-143000Z-v000042.tarock.json.gz``: ``<created>`` is the
+tournament's creation time in microseconds since 1970 (as :func:`tournaments.versioning.stamp`
+carries it), so tournament 1 of a database that was reset beside the same folder is not taken for
+the old tournament 1; ``<written>`` is when the archive was written, in UTC. Archives are ordered by
+that time (and the file's modification time), never by their version: a new tournament 1 at
+version 3 is newer than the old one's version 900.
+
+Writing. The archive is written under a hidden temporary name by
+:func:`tournaments.backup.write_archive`, read back from the file (``read_archive`` and, where the
+backup module has it, ``summarize``), checked to be of this tournament, and only then renamed to
+its name — with the version the archive itself holds, so a hand saved while it was written does not
+put a wrong version into the name. A file that does not read back, or a write that fails (a full
+disk), leaves nothing behind and is reported. Whether a version is written already is read from
+the folder: only archives that were read back carry a final name, so an archive of the same
+tournament (id and creation time) and version there means it is written.
+
+Pruning. Per tournament (id and creation time), newest first: the newest archive is always kept;
+the others are removed beyond the newest ``keep`` or when older than ``keep_days`` days. Files of
+the former naming (``tournament-<id>-v<version>.tarock.json.gz``) belong to the tournament of that
+id that existed when they were written (by their modification time) and are removed only when they
+are older than the archives kept of it; other files in the folder (archives written on deletion,
+``*.bad``, anything else) are never touched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import errno
+import os
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.utils.dateparse import parse_datetime
+
+from . import backup
+
+SUFFIX = ".tarock.json.gz"
+NAME = re.compile(r"^tournament-(?P<id>\d+)-c(?P<created>\d+)-(?P<written>\d{8}-\d{6})Z-v(?P<version>\d+)\.tarock\.json\.gz$")
+OLD_NAME = re.compile(r"^tournament-(?P<id>\d+)-v(?P<version>\d+)\.tarock\.json\.gz$")
+TEMPORARY = ".tournament-"  # the hidden names archives are written under before they are read back
+WRITTEN_FORMAT = "%Y%m%d-%H%M%S"
+
+
+class BackupFailed(Exception):
+    """One tournament's archive could not be written or did not read back; ``message`` says which
+    and why, for the command's report. Nothing of it is left in the folder."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+def created_micros(created: dt.datetime) -> int:
+    """A tournament's creation time as its archive's name carries it: microseconds since 1970
+    (the same number as in :func:`tournaments.versioning.stamp`)."""
+    return int(created.timestamp() * 1_000_000)
+
+
+def _same_moment(archived: dt.datetime, created: dt.datetime) -> bool:
+    """Whether a creation time read from an archive is ``created``: the archive's JSON keeps
+    times to the millisecond."""
+    return abs(archived - created) < dt.timedelta(milliseconds=1)
+
+
+def archive_name(tournament_id: int, created: dt.datetime, version: int, written: dt.datetime) -> str:
+    """The file name of an archive of tournament ``tournament_id`` (created at ``created``, aware)
+    at data version ``version``, written at ``written`` (aware; the name carries it in UTC)."""
+    stamp = written.astimezone(dt.timezone.utc).strftime(WRITTEN_FORMAT)
+    return f"tournament-{tournament_id}-c{created_micros(created)}-{stamp}Z-v{version:06d}{SUFFIX}"
+
+
+@dataclass(frozen=True)
+class ArchiveFile:
+    """An archive found in the folder. ``created`` (µs since 1970) is ``None`` for a file of the
+    former naming, which does not say which tournament of that id it holds. ``time`` is what it is
+    ordered by, in seconds since 1970: the time in its name (the modification time for the former
+    naming); ``mtime_ns`` breaks ties."""
+
+    path: Path
+    tournament_id: int
+    created: int | None
+    version: int
+    time: float
+    mtime_ns: int
+
+    @property
+    def group(self) -> tuple[int, int | None]:
+        """``(tournament id, created)``: the archives of one tournament."""
+        return (self.tournament_id, self.created)
+
+    def order(self) -> tuple:
+        """Sort key, oldest first: the time, then the modification time, then the name."""
+        return (self.time, self.mtime_ns, self.path.name)
+
+
+def read_folder(folder: Path) -> list[ArchiveFile]:
+    """Every archive of the scheduled backups in ``folder`` (both namings), in no order. Files
+    that vanish while it is read, and any other file, are left out."""
+    found = []
+    for path in folder.iterdir():
+        match = NAME.match(path.name) or OLD_NAME.match(path.name)
+        if match is None:
+            continue
+        try:
+            mtime_ns = path.stat().st_mtime_ns
+        except FileNotFoundError:
+            continue
+        if "created" in match.groupdict():
+            written = dt.datetime.strptime(match["written"], WRITTEN_FORMAT).replace(tzinfo=dt.timezone.utc)
+            found.append(ArchiveFile(path, int(match["id"]), int(match["created"]), int(match["version"]), written.timestamp(), mtime_ns))
+        else:
+            found.append(ArchiveFile(path, int(match["id"]), None, int(match["version"]), mtime_ns / 1e9, mtime_ns))
+    return found
+
+
+def is_written(archives: list[ArchiveFile], tournament) -> bool:
+    """Whether ``archives`` (:func:`read_folder`) hold one of ``tournament`` at its current data
+    version. Files of the former naming do not count: they do not say which tournament of the id
+    they hold."""
+    group = (tournament.pk, created_micros(tournament.created))
+    return any(a.group == group and a.version == tournament.data_version for a in archives)
+
+
+def _remove(*paths: Path) -> None:
+    for path in paths:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (where the system lets a folder be synced)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def read_back(content: bytes, tournament) -> int:
+    """Check an archive's bytes as a restore would read them: :func:`tournaments.backup.read_archive`
+    and, where the backup module has it, ``summarize``; and that it holds ``tournament`` (same id
+    and creation time). Returns the data version it holds. Raises
+    :class:`~tournaments.backup.BackupRefused` (its message) or :class:`ValueError` (another
+    tournament)."""
+    data = backup.read_archive(content)
+    summarize = getattr(backup, "summarize", None)
+    if summarize is not None:
+        summarize(content)
+    row = data.get("tournament") if isinstance(data, dict) else None
+    created = parse_datetime(str(row.get("created"))) if isinstance(row, dict) else None
+    if created is None or row.get("id") != tournament.pk or not _same_moment(created, tournament.created):
+        raise ValueError("the archive holds another tournament")
+    version = row.get("data_version")
+    if not isinstance(version, int):
+        raise ValueError("the archive has no data version")
+    return version
+
+
+def write_checked(tournament, folder: Path, now: dt.datetime) -> Path:
+    """Write the archive of ``tournament`` into ``folder``, read it back from the file and give it
+    its name (:func:`archive_name`, with the version the archive holds); returns its path. Raises
+    :class:`BackupFailed` when the write fails (a full disk among others) or the file does not
+    read back; nothing of it is left in ``folder`` then."""
+    temporary = folder / f"{TEMPORARY}{tournament.pk}.{secrets.token_hex(6)}.writing"
+    partial = temporary.with_name(temporary.name + ".partial")  # where write_archive writes first
+    label = f"tournament {tournament.pk} ({tournament.name})"
+    try:
+        try:
+            backup.write_archive(tournament, temporary)
+            with open(temporary, "rb+") as written:
+                os.fsync(written.fileno())
+                written.seek(0)
+                content = written.read()
+        except OSError as error:
+            if error.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise BackupFailed(
+                    f"{label}: not backed up, the disk holding {folder} is full ({error.strerror}). "
+                    "Nothing was written; free some space (or prune with --keep/--keep-days)."
+                ) from error
+            raise BackupFailed(f"{label}: not backed up, writing to {folder} failed: {error}") from error
+        try:
+            version = read_back(content, tournament)
+        except backup.BackupRefused as refused:
+            raise BackupFailed(f"{label}: the archive just written does not read back ({refused.message}); it was removed.") from refused
+        except (ValueError, TypeError, KeyError) as error:
+            raise BackupFailed(f"{label}: the archive just written does not read back ({error}); it was removed.") from error
+        path = folder / archive_name(tournament.pk, tournament.created, version, now)
+        if path.exists():  # same tournament, version and second: it is there already
+            _remove(temporary)
+            return path
+        try:
+            os.replace(temporary, path)
+        except OSError as error:
+            raise BackupFailed(f"{label}: not backed up, naming the archive in {folder} failed: {error}") from error
+        _fsync_folder(folder)
+        return path
+    except BaseException:
+        _remove(temporary, partial)
+        raise
+
+
+def prune(folder: Path, keep: int, keep_days: float | None, now: dt.datetime) -> list[Path]:
+    """Remove old archives from ``folder``; returns the paths removed.
+
+    Per tournament (id and creation time), newest first by the time in the name: the newest is
+    always kept, every other one is removed when it is not among the newest ``keep`` (at least 1)
+    or is older than ``keep_days`` days (``None``: no age limit). A file of the former naming is
+    counted with the tournament of its id whose creation time is the latest before the file was
+    written (none known: it is left alone), so it goes only when it is older than the archives
+    kept of that tournament."""
+    if keep < 1:
+        raise ValueError("keep at least one archive per tournament")
+    archives = read_folder(folder)
+    groups: dict[tuple[int, int | None], list[ArchiveFile]] = {}
+    created_by_id: dict[int, set[int]] = {}
+    for archive in archives:
+        if archive.created is not None:
+            groups.setdefault(archive.group, []).append(archive)
+            created_by_id.setdefault(archive.tournament_id, set()).add(archive.created)
+    for archive in archives:
+        if archive.created is None:
+            before = [c for c in created_by_id.get(archive.tournament_id, ()) if c <= archive.mtime_ns // 1000]
+            if before:
+                groups[(archive.tournament_id, max(before))].append(archive)
+    oldest = None if keep_days is None else now.timestamp() - keep_days * 86400
+    removed = []
+    for members in groups.values():
+        members.sort(key=ArchiveFile.order, reverse=True)
+        for index, archive in enumerate(members[1:], start=1):
+            if index >= keep or (oldest is not None and archive.time < oldest):
+                _remove(archive.path)
+                removed.append(archive.path)
+    return removed
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Remove the temporary files of a run that was killed while writing (call it holding the
+    folder's lock: no other run is writing then); returns them."""
+    leftovers = [p for p in folder.iterdir() if p.name.startswith(TEMPORARY) and ".writing" in p.name]
+    _remove(*leftovers)
+    return leftovers
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path):
+    """Hold an exclusive lock on ``folder`` for one run; yields whether it was got (``False``:
+    another run holds it). Where the system has no ``flock`` the run goes ahead unlocked."""
+    try:
+        import fcntl
+    except ImportError:  # not on this system: one run at a time is then up to the schedule
+        yield True
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+@dataclass
+class Report:
+    """What one run did: ``written`` archive paths, ``removed`` (pruned) paths, ``failures``
+    (messages, one per tournament not backed up) and whether another run held the folder
+    (``busy``: nothing was done)."""
+
+    written: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    busy: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def run(folder: Path, keep: int = 20, keep_days: float | None = None, now: dt.datetime | None = None) -> Report:
+    """Back up every tournament whose current data version has no archive in ``folder`` yet
+    (:func:`write_checked`), then :func:`prune` the folder. A tournament that fails is reported in
+    the :class:`Report` and the others go on. Raises :class:`OSError` only when the folder itself
+    cannot be made or read."""
+    from .models import Tournament
+
+    if keep < 1:
+        raise ValueError("keep at least one archive per tournament")
+    folder.mkdir(parents=True, exist_ok=True)
+    report = Report()
+    with folder_lock(folder) as locked:
+        if not locked:
+            report.busy = True
+            return report
+        remove_leftovers(folder)
+        archives = read_folder(folder)
+        for tournament in Tournament.objects.order_by("pk").iterator():
+            if is_written(archives, tournament):
+                continue
+            try:
+                report.written.append(write_checked(tournament, folder, now or dt.datetime.now(dt.timezone.utc)))
+            except BackupFailed as failed:
+                report.failures.append(failed.message)
+        report.removed = prune(folder, keep, keep_days, now or dt.datetime.now(dt.timezone.utc))
+    return report
