@@ -3,12 +3,13 @@
 from django.urls import path
 
 from . import views_director as v
-from . import views_clock, views_import, views_organiser
+from . import views_clock, views_import, views_organiser, views_restore
 from scoring.views_exports import ExportView
 
 app_name = "tournaments_director"
 urlpatterns = [
     path("tournaments/new/", v.TournamentCreateView.as_view(), name="create"),
+    path("tournaments/restore/", views_restore.RestoreView.as_view(), name="restore"),
     path("t/<int:pk>/edit/", v.TournamentUpdateView.as_view(), name="edit"),
     path("t/<int:pk>/players/", v.RegistrationsView.as_view(), name="registrations"),
     path("t/<int:pk>/players/<int:reg>/withdraw/", v.WithdrawView.as_view(), name="withdraw"),

@@ -1,0 +1,268 @@
+"""Restore a tournament from its archive on the organiser's page: upload → what the archive holds
+(or the refusal that names why) → restore it as a new tournament with one more click.
+
+Who: a user allowed to create tournaments (``tournaments.add_tournament``, the "Organisers"
+group; the same check as the new-tournament page). He becomes the restored tournament's organiser.
+
+Between the two steps the upload waits as a file of its own in ``DATA_DIR/restore/`` under a
+random name (the session only names it, with its SHA-256 digest): an archive may be several
+megabytes, too much for a session row. It is bounded: at most :data:`MAX_UPLOAD_BYTES` a file,
+:data:`PENDING_PER_SESSION` waiting per session, :data:`PENDING_MAX` in the folder and none older
+than :data:`PENDING_HOURS` hours. The confirmation takes the file away by renaming it before it
+restores anything, so of a double click or a second tab with the same confirmation only one
+restores; the other is told it was restored already.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import secrets
+import time
+from pathlib import Path
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.db import transaction
+from django.shortcuts import redirect, render
+from django.template.defaultfilters import filesizeformat
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views import View
+
+from . import backup, roles
+from .models import Tournament, TournamentRole
+from .permissions import SitePermissionRequiredMixin
+
+# The largest archive taken: the packed size the backup module reads at most.
+MAX_UPLOAD_BYTES = getattr(backup, "MAX_PACKED_BYTES", 32 * 1024 * 1024)
+PENDING_PER_SESSION = 3
+PENDING_MAX = 30
+PENDING_HOURS = 6
+SESSION_PENDING = "tournament_restore_pending"  # {token: {"digest": sha256, "name": file name}}
+SESSION_DONE = "tournament_restore_done"  # {token: [restored tournament id, digest]}, the latest few
+TOKEN_CHARS = set("0123456789abcdef")
+
+
+class ArchiveForm(forms.Form):
+    """The upload: one tournament archive (``.tarock.json.gz``) of at most :data:`MAX_UPLOAD_BYTES`."""
+
+    file = forms.FileField(
+        label=gettext_lazy("Tournament archive"),
+        widget=forms.ClearableFileInput(attrs={"accept": ".gz,application/gzip"}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["file"].help_text = _(
+            "A .tarock.json.gz file as the tournament page's “Backup (archive)” or the scheduled backups write it, at most %(size)s."
+        ) % {"size": filesizeformat(MAX_UPLOAD_BYTES)}
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:  # known before a byte of it is read into memory
+            raise forms.ValidationError(
+                _("The file is %(size)s; an archive of at most %(limit)s is taken.")
+                % {"size": filesizeformat(upload.size), "limit": filesizeformat(MAX_UPLOAD_BYTES)}
+            )
+        return upload
+
+
+def pending_folder() -> Path:
+    """Where uploads wait for their confirmation: ``DATA_DIR/restore``."""
+    return Path(settings.DATA_DIR) / "restore"
+
+
+def _pending_path(token: str) -> Path:
+    return pending_folder() / f"{token}.tarock.json.gz"
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+
+
+def _sweep(folder: Path) -> None:
+    """Remove uploads nobody confirmed within :data:`PENDING_HOURS` hours, and the oldest beyond
+    :data:`PENDING_MAX` (an upload waits as one file, or as ``*.claimed`` while it is restored)."""
+    entries = []
+    for path in folder.iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            entries.append((path.stat().st_mtime, path))
+    entries.sort(reverse=True)
+    limit = time.time() - PENDING_HOURS * 3600
+    for index, (mtime, path) in enumerate(entries):
+        if mtime < limit or index >= PENDING_MAX:
+            _remove(path)
+
+
+def _keep_upload(content: bytes) -> str:
+    """Write ``content`` to a new file under a random name in :func:`pending_folder` (atomically:
+    a temporary name first) and return its token. Raises :class:`OSError` (a full disk)."""
+    folder = pending_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    _sweep(folder)
+    token = secrets.token_hex(16)
+    path = _pending_path(token)
+    temporary = path.with_name(path.name + ".partial")
+    try:
+        with open(temporary, "xb") as out:
+            out.write(content)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        _remove(temporary)
+        raise
+    return token
+
+
+def _token(value) -> str | None:
+    """A token as :func:`_keep_upload` makes them, or ``None``: nothing else reaches a file name."""
+    return value if isinstance(value, str) and len(value) == 32 and set(value) <= TOKEN_CHARS else None
+
+
+def _skipped_text(skipped_roles) -> str:
+    return ", ".join(_("%(user)s (%(role)s)") % {"user": user, "role": _role_label(role)} for user, role in skipped_roles)
+
+
+def _role_label(role: str) -> str:
+    try:
+        return str(TournamentRole.Level(role).label)
+    except ValueError:
+        return role
+
+
+class RestoreView(SitePermissionRequiredMixin, View):
+    """GET: the upload form. POST a file: what the archive holds, or why it is refused (422;
+    nothing is kept then). POST ``restore`` with ``upload`` (the token) and ``digest``: restore
+    the archive shown as a new tournament, make the user its organiser and go to it, with the
+    roles that could not be restored and the users kept by name only in the messages.
+
+    Anonymous users are sent to the login, users without ``tournaments.add_tournament`` get 403."""
+
+    permission_required = "tournaments.add_tournament"
+    template_name = "tournaments/restore.html"
+
+    def render(self, form, summary=None, token=None, digest=None, refusal=None, status=200):
+        earlier = None
+        if digest is not None:  # this very file restored before, from this session
+            done = [pk for pk, seen in (self.request.session.get(SESSION_DONE) or {}).values() if seen == digest]
+            earlier = Tournament.objects.filter(pk__in=done).order_by("-pk").first()
+        return render(
+            self.request,
+            self.template_name,
+            {
+                "form": form,
+                "summary": summary,
+                "upload": token,
+                "digest": digest,
+                "refusal": refusal,
+                "earlier": earlier,
+            },
+            status=status,
+        )
+
+    def get(self, request):
+        return self.render(ArchiveForm())
+
+    def post(self, request):
+        if "restore" in request.POST:
+            return self.restore(request)
+        form = ArchiveForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return self.render(form, status=422)
+        upload = form.cleaned_data["file"]
+        content = upload.read()
+        try:
+            summary = backup.summarize(content)
+        except backup.BackupRefused as refused:
+            return self.render(ArchiveForm(), refusal=refused.message, status=422)
+        try:
+            token = _keep_upload(content)
+        except OSError as error:
+            return self.render(
+                ArchiveForm(),
+                summary=summary,
+                refusal=_("The server could not keep the upload until you confirm (%(error)s); nothing was restored.") % {"error": error.strerror or error},
+                status=507,
+            )
+        digest = hashlib.sha256(content).hexdigest()
+        pending = dict(request.session.get(SESSION_PENDING) or {})
+        pending[token] = {"digest": digest, "name": upload.name[:200]}
+        while len(pending) > PENDING_PER_SESSION:  # the oldest upload of this session gives way
+            _remove(_pending_path(next(iter(pending))))
+            del pending[next(iter(pending))]
+        request.session[SESSION_PENDING] = pending
+        return self.render(ArchiveForm(), summary=summary, token=token, digest=digest)
+
+    def _already(self, request, token):
+        """The answer to a confirmation whose upload is gone: restored already (then to that
+        tournament), restored this moment by another click, or too old."""
+        done = (request.session.get(SESSION_DONE) or {}).get(token) if token else None
+        tournament = Tournament.objects.filter(pk=done[0]).first() if done else None
+        if tournament is not None:
+            messages.info(request, _("This archive was restored already, as %(name)s; nothing was restored again.") % {"name": tournament.name})
+            return redirect(tournament.get_absolute_url())
+        messages.error(
+            request,
+            _("Nothing was restored: this upload was restored already or has expired. Upload the file again if the tournament is missing."),
+        )
+        return redirect("tournaments_director:restore")
+
+    def restore(self, request):
+        token = _token(request.POST.get("upload"))
+        pending = dict(request.session.get(SESSION_PENDING) or {})
+        stored = pending.get(token) if token else None
+        if stored is None or stored.get("digest") != request.POST.get("digest"):
+            return self._already(request, token)
+        path = _pending_path(token)
+        claimed = path.with_name(path.name + f".claimed-{secrets.token_hex(4)}")
+        try:
+            os.rename(path, claimed)  # only one confirmation gets the file
+        except FileNotFoundError:
+            return self._already(request, token)
+        try:
+            content = claimed.read_bytes()
+            if hashlib.sha256(content).hexdigest() != stored["digest"]:
+                raise backup.BackupRefused(_("The uploaded file changed on the server since it was shown; nothing was restored."))
+            with transaction.atomic():
+                restored = backup.restore(content, user=request.user)
+                tournament = restored.tournament
+                if not TournamentRole.objects.filter(tournament=tournament, user=request.user, level=TournamentRole.Level.ORGANISER).exists():
+                    roles.give_role(tournament, request.user.get_username(), TournamentRole.Level.ORGANISER, by=request.user)
+        except backup.BackupRefused as refused:
+            _remove(claimed)
+            pending.pop(token, None)
+            request.session[SESSION_PENDING] = pending
+            messages.error(request, refused.message)
+            return redirect("tournaments_director:restore")
+        except roles.RoleRefused as refused:  # the user himself is not active: nothing is kept
+            os.replace(claimed, path)
+            messages.error(request, refused.message)
+            return redirect("tournaments_director:restore")
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.replace(claimed, path)  # not restored: the same confirmation may be tried again
+            raise
+        _remove(claimed)
+        pending.pop(token, None)
+        request.session[SESSION_PENDING] = pending
+        done = dict(request.session.get(SESSION_DONE) or {})
+        done[token] = [tournament.pk, stored["digest"]]
+        request.session[SESSION_DONE] = dict(list(done.items())[-10:])
+        messages.success(request, _("%(name)s is restored as a new tournament; you are its organiser.") % {"name": tournament.name})
+        if restored.skipped_roles:
+            messages.warning(
+                request,
+                _("These roles could not be restored (no such user on this site, or he had a role already): %(roles)s. Give them on the Roles page.")
+                % {"roles": _skipped_text(restored.skipped_roles)},
+            )
+        if restored.unknown_users:
+            messages.info(
+                request,
+                _("Kept by name only, as there is no such user on this site: %(users)s.") % {"users": ", ".join(restored.unknown_users)},
+            )
+        return redirect(tournament.get_absolute_url())
