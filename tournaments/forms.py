@@ -1,4 +1,6 @@
-"""Forms for players, tournaments, registrations and the draw."""
+"""Forms for players, tournaments, registrations and the draw. Every typed text is checked for
+characters it may not hold (:class:`tournaments.text.CleanTextFormMixin`); names and the venue
+also for direction and invisible characters."""
 
 import json
 
@@ -10,6 +12,7 @@ import variants
 
 from .models import Player, Registration, Seat, Table, Tournament
 from .registration import name_key
+from .text import CleanTextFormMixin
 
 
 def edition_choices():
@@ -33,8 +36,10 @@ def option_choices():
     return [(f"{value}:{o.key}", f"{_(rs.label)}: {_(o.label)}") for value, rs in editions() for o in rs.option_specs]
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(CleanTextFormMixin, forms.ModelForm):
     """Create or edit a tournament; the ruleset and edition are chosen together."""
+
+    name_like_fields = ("name", "venue")
 
     ruleset_edition = forms.ChoiceField(label=_("Ruleset and edition"), choices=edition_choices)
     ruleset_options = forms.MultipleChoiceField(
@@ -156,9 +161,11 @@ class TournamentForm(forms.ModelForm):
         return super().save(commit)
 
 
-class PlayerForm(forms.ModelForm):
+class PlayerForm(CleanTextFormMixin, forms.ModelForm):
     """A player of the register. A new player whose name is in the register already is refused
     naming the existing ones, unless the director says he is somebody else (``another``)."""
+
+    name_like_fields = ("name", "club")
 
     another = forms.BooleanField(label=_("This is another person with the same name: add anyway"), required=False)
 
@@ -179,9 +186,13 @@ class PlayerForm(forms.ModelForm):
         return data
 
 
-class RegisterPlayersForm(forms.Form):
+class RegisterPlayersForm(CleanTextFormMixin, forms.Form):
     """Register players by name: a pasted list, one per line, and/or one new player's name and
-    club. Every line is matched against the player register (:mod:`tournaments.registration`)."""
+    club. Every line is matched against the player register (:mod:`tournaments.registration`),
+    which also refuses a line whose name holds a direction or invisible character, naming the
+    line; the list as a whole is refused here only for control characters."""
+
+    name_like_fields = ("new_name", "new_club")
 
     names = forms.CharField(
         label=_("Paste a list of names"),

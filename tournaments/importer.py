@@ -6,10 +6,15 @@ transaction and refuses a preview with problems, so nothing is ever half-importe
 
 Columns: name, town or club, optional start number. A header row naming the columns (German or
 English, any order) is recognised; without one the columns are taken in that order.
+
+A byte-order mark at the start of a CSV file is its encoding and is dropped; a name or club that
+holds a control, direction or invisible character (a byte-order mark or zero-width space inside
+it, :func:`tournaments.text.text_problem`) is refused, naming its line, column and character.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
@@ -20,7 +25,8 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from . import actions
-from .models import Player, Registration, Tournament, bidi_problem
+from .models import Player, Registration, Tournament
+from .text import text_problem, visible
 from .versioning import touch
 
 NAME_MAX = Player._meta.get_field("name").max_length
@@ -101,16 +107,20 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def _decode(content: bytes) -> str:
-    """UTF-8 (with or without BOM), else Windows-1252 (Excel's "CSV" on a German Windows)."""
-    if content.startswith(b"\xef\xbb\xbf"):
-        content = content[3:]
+    """The text of a CSV file: UTF-16 when it starts with UTF-16's byte-order mark (Excel's
+    "Unicode text"), else UTF-8, else Windows-1252 (Excel's "CSV" on a German Windows). A leading
+    byte-order mark is the encoding, not text: it is dropped (``utf-8-sig``); one further in stays
+    and is refused where it stands in a name."""
     try:
-        text = content.decode("utf-8")
-    except UnicodeDecodeError:
-        try:
-            text = content.decode("cp1252")
-        except UnicodeDecodeError as exc:
-            raise Unreadable from exc
+        if content.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            text = content.decode("utf-16")  # the mark says which byte order, and is dropped
+        else:
+            try:
+                text = content.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                text = content.decode("cp1252")
+    except UnicodeDecodeError as exc:
+        raise Unreadable from exc
     if _CONTROL.search(text):  # binary data, not text
         raise Unreadable
     return text
@@ -219,8 +229,20 @@ def _header_columns(cells: list[str]) -> dict[str, int] | None:
 
 
 def player_key(name: str, club: str) -> tuple[str, str]:
-    """Same player: same name and club, ignoring case and extra spaces."""
-    return clean(name).casefold(), clean(club).casefold()
+    """Same player: same name and club, ignoring case, extra spaces and invisible characters (a
+    player stored with one before they were refused is still found)."""
+    return clean(visible(name)).casefold(), clean(visible(club)).casefold()
+
+
+def character_problems(cells: list[tuple[str, str]]) -> list[str]:
+    """``[(column label, text), ...]`` of one row: for each text holding a character no name may
+    hold (:func:`tournaments.text.text_problem` with ``name_like``), the message naming its column
+    and the character ("Name: Character 1 is an invisible byte-order mark (U+FEFF) …")."""
+    return [
+        _("%(column)s: %(problem)s") % {"column": label, "problem": problem}
+        for label, text in cells
+        if (problem := text_problem(text, name_like=True))
+    ]
 
 
 def _start_number(raw: str) -> int | None:
@@ -276,7 +298,7 @@ def parse_players(uploaded_file_name: str, content: bytes, tournament: Tournamen
             problems.append(_("The name is longer than %(max)s characters.") % {"max": NAME_MAX})
         if len(club) > CLUB_MAX:
             problems.append(_("The town or club is longer than %(max)s characters.") % {"max": CLUB_MAX})
-        problems.extend(p for p in (bidi_problem(name), bidi_problem(club)) if p)
+        problems.extend(character_problems([(_("Name"), name), (_("Town or club"), club)]))
         start = None
         if raw_number.strip():
             try:

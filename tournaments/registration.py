@@ -25,7 +25,8 @@ from variants.notation import fold as fold_letters
 
 from . import actions
 from .errors import Refused
-from .models import Player, Registration, Seat, Tournament, bidi_problem
+from .models import Player, Registration, Seat, Tournament
+from .text import line_problems, split_lines, strip_encoding_mark, visible
 from .versioning import touch, touch_players
 
 NAME_MAX = Player._meta.get_field("name").max_length
@@ -42,8 +43,10 @@ class RegistrationRefused(Refused):
 
 def fold(text: str) -> str:
     """``text`` for comparing names: case-folded, accents removed (as the notation reads names,
-    :func:`variants.notation.fold`), spaces collapsed."""
-    return " ".join(fold_letters(text).split())
+    :func:`variants.notation.fold`), spaces collapsed, invisible characters left out
+    (:func:`tournaments.text.visible`: a name stored with one before they were refused is still
+    found, and offered for merging)."""
+    return " ".join(fold_letters(visible(text)).split())
 
 
 def name_key(name: str) -> tuple[str, ...]:
@@ -95,9 +98,14 @@ class NameLine:
 
 def read_names(text: str) -> list[NameLine]:
     """The non-blank lines of ``text`` as :class:`NameLine` (line numbers as typed), with the
-    problems of the line itself: no name, too long."""
+    problems of the line itself: no name, too long, a character no name may hold (a control,
+    direction or invisible character, :func:`tournaments.text.line_problems`, naming the line and
+    the character). A byte-order mark as the very first character of ``text`` is the pasted
+    file's encoding and is left out; anywhere else it is such a problem."""
+    text = strip_encoding_mark(text)
+    bad = line_problems(text, name_like=True)
     lines = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(split_lines(text), start=1):
         if not raw.strip():
             continue
         if "\t" in raw or ";" in raw:
@@ -112,8 +120,8 @@ def read_names(text: str) -> list[NameLine]:
         elif len(entry.name) > NAME_MAX or len(entry.club) > CLUB_MAX:
             entry.status = "problem"
             entry.problem = _("Line %(line)s: a name or club is longer than %(max)s characters.") % {"line": number, "max": NAME_MAX}
-        elif problem := bidi_problem(entry.name) or bidi_problem(entry.club):
-            entry.status, entry.problem = "problem", _("Line %(line)s: %(problem)s") % {"line": number, "problem": problem}
+        elif number in bad:
+            entry.status, entry.problem = "problem", bad[number]
         lines.append(entry)
     return lines
 
