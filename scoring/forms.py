@@ -6,6 +6,10 @@ the form's fields. ``source`` says which the scorer used last ("line" or "fields
 the other in step (the fields show the parsed line, the line shows the fields' canonical notation),
 so what is saved is always what the preview showed. The ruleset's messages come back as form
 errors with player names, and everything typed stays in the form.
+
+Every typed text is checked for characters it may not hold (:mod:`tournaments.text`): the note
+and the quick line (which carries the note after ``#``) as names, the reason and a flag's comment
+for control characters only.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.problems import translate_problem
+from tournaments.text import CleanTextFormMixin
 from variants import CardPointsError, InvalidHand
 from variants.checks import whole_points
 
@@ -104,7 +109,7 @@ def bonus_value(entry: dict, derived: bool = False) -> str:
     return f"{team}:{'a' if entry.get('announced') else 's'}:{made}"
 
 
-class HandForm(forms.Form):
+class HandForm(CleanTextFormMixin, forms.Form):
     """Entry form for one hand at one table. ``record`` holds the built hand after ``is_valid()``.
 
     ``info`` is the :class:`~scoring.services.TableInfo` of the table; ``dealer`` the suggested
@@ -153,6 +158,10 @@ class HandForm(forms.Form):
     quick_was = forms.CharField(required=False, max_length=300, widget=forms.HiddenInput)
     # Context of the hand, not part of what the line or the fields describe.
     CONTEXT_FIELDS = frozenset({"dealer", "reason", "number", "version", "quick", "source", "quick_was"})
+    # The note shows on the sheet beside the names (the line holds it too); quick_was is only
+    # compared with the line, never stored.
+    name_like_fields = ("note", "quick")
+    text_check_exempt = ("quick_was",)
 
     def __init__(self, *args, info: TableInfo, dealer: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -559,7 +568,7 @@ def initial_from_record(record: dict, size: int, rs=None) -> dict:
     return initial
 
 
-class FlagForm(forms.Form):
+class FlagForm(CleanTextFormMixin, forms.Form):
     """A player flags one hand of his table with a comment (the table's private link)."""
 
     hand = forms.ModelChoiceField(label=gettext_lazy("Hand"), queryset=Hand.objects.none())
@@ -569,3 +578,12 @@ class FlagForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["hand"].queryset = table.hands.order_by("number")
         self.fields["hand"].label_from_instance = lambda h: _("Hand %(number)s") % {"number": h.number}
+
+
+class ConfirmSheetForm(CleanTextFormMixin, forms.Form):
+    """A player confirms his table's sheet (the table's private link), optionally with his name,
+    which is checked as a name (:mod:`tournaments.text`)."""
+
+    name = forms.CharField(label=gettext_lazy("Your name (optional)"), required=False, max_length=120)
+
+    name_like_fields = ("name",)

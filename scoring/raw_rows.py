@@ -18,7 +18,10 @@ the hands already on the table. The rows are checked the way ``hand-record.md`` 
 :meth:`variants.checks.HandCheck.check_manual` check a manual row: the row sums to 0 where the
 ruleset is zero-sum (a Schreibfehler otherwise), the seat that sits out scores 0 unless the ruleset
 lets him pay (Cego), and the sheet has no more lines than the table has hands left in the round.
-The sheet is all or nothing: one bad line and nothing is saved.
+The sheet is all or nothing: one bad line and nothing is saved. A line holding a character no
+typed text may hold (a null or other control character; in notation lines the names and notes
+also refuse direction and invisible characters, :mod:`tournaments.text`) is refused first, naming
+the line and the character.
 
 The work is split so that the parts can be used on their own (e.g. for a preview):
 
@@ -40,6 +43,7 @@ from django.utils.translation import ngettext
 
 from tournaments.models import Table
 from tournaments.problems import translate_problem
+from tournaments.text import line_problems
 from variants import InvalidHand
 
 from .models import Hand
@@ -282,6 +286,14 @@ def _cap_message(line: int, cap: int, remaining: int, excess: int) -> str:
     return f"{left}; {more}"
 
 
+def character_problems(text: str) -> list[LineProblem]:
+    """Every line of ``text`` holding a character no sheet may hold, by line: a control character
+    other than tab (a null character cannot even be stored), or a direction or invisible
+    character (the lines in notation carry names and notes:
+    :func:`tournaments.text.line_problems` with ``name_like``). Pure."""
+    return [LineProblem(line, message) for line, message in sorted(line_problems(text, name_like=True).items())]
+
+
 def _split_lines(text: str) -> list[tuple[int, int | None, str]]:
     """Every non-blank line as ``(line number, written hand number or None, the rest)``."""
     lines = []
@@ -335,8 +347,12 @@ def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False) 
 
     Each hand is stored through :func:`scoring.services.save_hand`, all inside one transaction with
     the table row locked: any refusal saves nothing. Returns the new hands in order. Raises
-    :class:`RawRowsRejected` with every problem found (an empty sheet is one problem with line 0).
+    :class:`RawRowsRejected` with every problem found (an empty sheet is one problem with line 0);
+    lines holding a character no typed text may hold (:func:`character_problems`) are the only
+    problems reported when there are any.
     """
+    if problems := character_problems(text):
+        raise RawRowsRejected(problems)
     with transaction.atomic():
         try:
             lock_open_table(table.pk, hands_only=True)

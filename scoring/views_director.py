@@ -18,6 +18,7 @@ from tournaments.models import Round, Table, Tournament
 from tournaments.problems import card_labels
 from tournaments.permissions import Can, Level, RoleRequiredMixin
 from tournaments.posted import whole_number
+from tournaments.text import text_problem
 
 from .board import build_board
 from .raw_rows import RawRowsRejected, save_raw_rows
@@ -54,7 +55,7 @@ def preview_context(form: HandForm) -> dict:
         "line": form.line(),
         "scores": form.scores if valid else None,
         "chips": list(zip(info.names.values(), form.scores or [])) if valid else [],
-        "errors": [*form.errors.get("quick", []), *form.non_field_errors(), *form.errors.get("reason", [])],
+        "errors": [*form.errors.get("quick", []), *form.non_field_errors(), *form.errors.get("note", []), *form.errors.get("reason", [])],
         "state": {
             "source": "line" if form.uses_line(form.data) else "fields",
             "typed": form.data.get("quick", ""),
@@ -186,8 +187,12 @@ class HandDeleteView(RoleRequiredMixin, View):
         if hand is None:
             return gone(request, pk)
         table, number = hand.table, hand.number
+        reason = request.POST.get("reason", "").strip()[:100]
+        if problem := text_problem(reason):  # a character that cannot be kept in the history
+            messages.error(request, _("Hand %(number)s is not deleted. The reason: %(problem)s") % {"number": number, "problem": problem})
+            return redirect(table)
         try:
-            delete_hand(hand, request.user, request.POST.get("reason", "").strip()[:100])
+            delete_hand(hand, request.user, reason)
         except HandRejected as refused:
             for message in refused.messages:
                 messages.error(request, message)
@@ -305,6 +310,8 @@ class ReopenRoundView(RoleRequiredMixin, View):
         reason = request.POST.get("reason", "")
         if not reason.strip():
             messages.error(request, _("Say why the round is reopened."))
+        elif problem := text_problem(reason.strip()):  # a character that cannot be kept in the log
+            messages.error(request, _("%(round)s is not reopened. The reason: %(problem)s") % {"round": rnd, "problem": problem})
         elif reopen_round(rnd, reason, request.user):
             messages.success(request, _("%(round)s is open again.") % {"round": rnd})
         else:

@@ -13,6 +13,7 @@ from tournaments import actions
 from tournaments.models import ActionLog, Registration, Tournament
 from tournaments.permissions import Can, Level, RoleRequiredMixin
 from tournaments.public_cache import CachedPublicPage
+from tournaments.text import CleanTextFormMixin
 from tournaments.versioning import touch
 
 from .models import PrizeCategory, PrizeFund
@@ -42,8 +43,11 @@ class Stale(Exception):
         self.last = last
 
 
-class PrizeFundForm(forms.ModelForm):
-    """Entry fee, share paid out, amount per kontra, currency."""
+class PrizeFundForm(CleanTextFormMixin, forms.ModelForm):
+    """Entry fee, share paid out, amount per kontra, currency (checked as a name,
+    :mod:`tournaments.text`: it is printed beside every amount)."""
+
+    name_like_fields = ("currency",)
 
     class Meta:
         model = PrizeFund
@@ -63,9 +67,12 @@ class PrizeFundForm(forms.ModelForm):
         return cleaned
 
 
-class PrizeCategoryForm(forms.ModelForm):
+class PrizeCategoryForm(CleanTextFormMixin, forms.ModelForm):
     """One category; ``shares`` must read as percents (:func:`~scoring.prizes.parse_shares`), and
-    a group category needs its club or its members."""
+    a group category needs its club or its members. Its name, prize and club are checked as names
+    (:mod:`tournaments.text`: no control, direction or invisible character)."""
+
+    name_like_fields = ("name", "description", "club")
 
     class Meta:
         model = PrizeCategory

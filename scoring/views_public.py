@@ -10,7 +10,7 @@ from tournaments.models import Registration, Table, Tournament
 from tournaments.permissions import Can
 from tournaments.public_cache import CachedPublicPage, table_version
 
-from .forms import FlagForm, HandForm
+from .forms import ConfirmSheetForm, FlagForm, HandForm
 from .models import HandFlag
 from .notation_card import notation_card
 from .player_page import page_version, player_page
@@ -67,7 +67,9 @@ class SheetView(CachedPublicPage, DetailView):
 
 class PrivateSheetView(View):
     """The table's private link: its sheet for its players, without login; they can confirm the
-    sheet or flag a hand with a comment. The token opens this one table and nothing else."""
+    sheet (optionally with a name) or flag a hand with a comment. The token opens this one table
+    and nothing else. A refused name or comment (a character it may not hold,
+    :mod:`tournaments.text`) shows the page again with the message and what was typed (422)."""
 
     template_name = "scoring/private_sheet.html"
 
@@ -76,20 +78,23 @@ class PrivateSheetView(View):
 
     def get(self, request, token):
         table = self.get_table(token)
-        return render(request, self.template_name, {**sheet_context(table), "flag_form": FlagForm(table=table)})
+        return render(request, self.template_name, {**sheet_context(table), "flag_form": FlagForm(table=table), "confirm_form": ConfirmSheetForm()})
 
     def post(self, request, token):
         table = self.get_table(token)
-        form = FlagForm(request.POST, table=table)
+        confirming = "confirm" in request.POST
+        confirm_form = ConfirmSheetForm(request.POST if confirming else None)
+        form = FlagForm(None if confirming else request.POST, table=table)
         try:
-            if "confirm" in request.POST:
-                confirm_sheet(table, request.POST.get("name", ""))
+            if confirming and confirm_form.is_valid():
+                confirm_sheet(table, confirm_form.cleaned_data["name"])
                 messages.success(request, _("Thank you: the sheet is confirmed."))
-            elif form.is_valid():
+            elif not confirming and form.is_valid():
                 flag_hand(form.cleaned_data["hand"], form.cleaned_data["comment"])
                 messages.success(request, _("The tournament director will look at hand %(number)s.") % {"number": form.cleaned_data["hand"].number})
             else:
-                return render(request, self.template_name, {**sheet_context(table), "flag_form": form}, status=422)
+                ctx = {**sheet_context(table), "flag_form": form, "confirm_form": confirm_form}
+                return render(request, self.template_name, ctx, status=422)
         except RoundLocked:
             messages.error(request, _("This round is verified: the sheet can no longer be confirmed or flagged."))
         return redirect("scoring:private_sheet", token=token)
