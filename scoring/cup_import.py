@@ -50,8 +50,10 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments.importer import Unreadable, clean, header_key, read_lines
-from tournaments.models import Cup, CupResult, Player, Tournament, bidi_problem
+from tournaments.cup_roles import log_cup
+from tournaments.importer import Unreadable, character_problems, clean, header_key, read_lines
+from tournaments.models import Cup, CupAction, CupResult, Player, Tournament
+from tournaments.text import visible
 
 from .cup_standings import touch_cup
 from .cups import HEINE, shared_points
@@ -215,7 +217,9 @@ def event_key(name: str, date: datetime.date) -> tuple[str, datetime.date]:
 
 
 def name_key(name: str) -> str:
-    return clean(name).casefold()
+    """Same player name: ignoring case, extra spaces and invisible characters (a player stored
+    with one before they were refused is still matched)."""
+    return clean(visible(name)).casefold()
 
 
 _ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]00:00(?::00)?)?")
@@ -412,7 +416,7 @@ def _read_rows(cup, lines, columns, problems) -> tuple[list[ResultRow], list[tup
             found.append(_("The name is longer than %(max)s characters.") % {"max": NAME_MAX})
         if len(club) > CLUB_MAX:
             found.append(_("The town or club is longer than %(max)s characters.") % {"max": CLUB_MAX})
-        found.extend(p for p in (bidi_problem(event), bidi_problem(name), bidi_problem(club)) if p)
+        found.extend(character_problems([(_("Tournament"), event), (_("Name"), name), (_("Town or club"), club)]))
         total = None
         if raw_total:
             try:
@@ -567,10 +571,10 @@ def _points(cup: Cup, event: EventPlan) -> None:
 # --- importing ------------------------------------------------------------------------------------
 
 
-def import_results(cup: Cup, preview: CupImportPreview) -> tuple[int, int]:
+def import_results(cup: Cup, preview: CupImportPreview, user=None) -> tuple[int, int]:
     """Write every accepted tournament of ``preview`` into ``cup`` in one transaction, creating
-    the new players, and bump the cup's version (:func:`~scoring.cup_standings.touch_cup`).
-    Returns ``(results written, players created)``.
+    the new players, bump the cup's version (:func:`~scoring.cup_standings.touch_cup`) and log it
+    in the cup's action log as ``user``'s. Returns ``(results written, players created)``.
 
     Raises :class:`ImportRefused`, nothing written, when there is nothing to import or one of its
     tournaments was imported meanwhile (a second confirm, a double click: checked after the first
@@ -604,6 +608,7 @@ def import_results(cup: Cup, preview: CupImportPreview) -> tuple[int, int]:
                         )
                     )
             CupResult.objects.bulk_create(results, batch_size=500)
+            log_cup(cup, CupAction.Action.RESULTS_IMPORTED, user, detail=_imported_detail(preview.accepted))
     except IntegrityError as exc:  # the same tournament written meanwhile by another request
         raise ImportRefused(_imported_meanwhile(preview.accepted)) from exc
     return len(results), len(created)
@@ -613,3 +618,21 @@ def _imported_meanwhile(events: list[EventPlan]) -> str:
     return _("Nothing was imported: %(events)s was imported meanwhile (a second click?). The cup table shows it.") % {
         "events": ", ".join(f"“{e.name}” ({e.date.isoformat()})" for e in events)
     }
+
+
+def _imported_detail(events: list[EventPlan]) -> str:
+    """The cup log's line of an import: "Herbstturnier (2025-10-04): 15; Frühjahr (2026-03-01): 12"."""
+    return "; ".join(f"{e.name} ({e.date.isoformat()}): {len(e.rows)}" for e in events)
+
+
+def remove_results(cup: Cup, event: str, date: datetime.date, user=None) -> int:
+    """Remove the results imported into ``cup`` for tournament ``event`` held on ``date``, bump
+    the cup's version and log it in the cup's action log as ``user``'s, in one transaction.
+    Returns how many results were removed (0: there were none, nothing is logged). The players
+    the import registered stay in the register."""
+    with transaction.atomic():
+        removed, _by_model = CupResult.objects.filter(cup=cup, event=event, date=date).delete()
+        if removed:
+            touch_cup(cup.pk)
+            log_cup(cup, CupAction.Action.RESULTS_REMOVED, user, detail=f"{event} ({date.isoformat()}): {removed}")
+    return removed

@@ -1,5 +1,5 @@
-"""Season cups (issue 19): the cup table's downloads (public) and the import of last season's
-results (organisers).
+"""Season cups: the cup table's downloads (public), and the import of last season's results and
+their removal (the cup's organisers, :mod:`tournaments.cup_roles`).
 
 Downloads: ``xlsx`` (:func:`scoring.cup_exports.cup_workbook`) and ``pdf`` (the poster,
 :func:`scoring.cup_exports.cup_poster_pdf`), served from the page cache while neither the cup nor
@@ -8,10 +8,12 @@ any of its tournaments changed (:func:`scoring.cup_standings.cup_version`).
 Import: upload → preview (every tournament, every rejected row with its line and reason; nothing
 written) → confirm. The uploaded file waits in the session between preview and confirm, as in
 :mod:`tournaments.views_import`, and is checked again on confirm; the confirm button carries the
-file's digest and what the preview promised, so only what was shown is imported.
+file's digest and what the preview promised, so only what was shown is imported. The imported
+tournaments are listed on the same page, each with a button that removes its results.
 """
 
 import base64
+import datetime
 import hashlib
 
 from django.contrib import messages
@@ -19,11 +21,12 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.db.models import Count
 from django.utils.translation import gettext_lazy, ngettext
 from django.views import View
 
+from tournaments.cup_roles import CupOrganiserRequiredMixin
 from tournaments.models import Cup
-from tournaments.permissions import SitePermissionRequiredMixin
 from tournaments.public_cache import CachedPublicPage
 from tournaments.views_import import PlayerFileForm
 
@@ -81,12 +84,12 @@ def _digest(content: bytes, preview: cup_import.CupImportPreview) -> str:
     return hashlib.sha256(content + b"\0" + preview.fingerprint().encode()).hexdigest()
 
 
-class CupImportView(SitePermissionRequiredMixin, View):
-    """GET: the upload form. POST with a file: the preview. POST ``import``: write the results.
+class CupImportView(CupOrganiserRequiredMixin, View):
+    """GET: the upload form. POST with a file: the preview. POST ``import``: write the results
+    (logged in the cup's action log as their importer's).
 
-    Anonymous users are sent to the login, users without ``tournaments.change_cup`` get 403."""
+    Anonymous users are sent to the login, users who do not keep the cup get 403."""
 
-    permission_required = "tournaments.change_cup"
     template_name = "scoring/cup_import.html"
 
     def session_key(self, cup):
@@ -96,15 +99,16 @@ class CupImportView(SitePermissionRequiredMixin, View):
         return render(
             self.request,
             self.template_name,
-            {"cup": cup, "form": form, "preview": preview, "digest": digest, "heine": cup.method == "heine"},
+            {"cup": cup, "form": form, "preview": preview, "digest": digest, "heine": cup.method == "heine",
+             "imported": imported_events(cup)},
             status=status,
         )
 
     def get(self, request, pk):
-        return self.render(get_object_or_404(Cup, pk=pk), CupResultsFileForm())
+        return self.render(self.cup, CupResultsFileForm())
 
     def post(self, request, pk):
-        cup = get_object_or_404(Cup, pk=pk)
+        cup = self.cup
         if "import" in request.POST:
             return self.confirm(request, cup)
         form = CupResultsFileForm(request.POST, request.FILES)
@@ -141,7 +145,7 @@ class CupImportView(SitePermissionRequiredMixin, View):
             messages.error(request, _("The cup or the player register changed since the preview: nothing was imported. Check the new preview."))
             return self.render(cup, CupResultsFileForm(), preview, digest if preview.ok else None, status=409)
         try:
-            results, players = cup_import.import_results(cup, preview)
+            results, players = cup_import.import_results(cup, preview, user=request.user)
         except cup_import.ImportRefused as refused:
             request.session.pop(self.session_key(cup), None)
             messages.error(request, refused.message)
@@ -154,3 +158,31 @@ class CupImportView(SitePermissionRequiredMixin, View):
             + ngettext("%(count)s new player.", "%(count)s new players.", players) % {"count": players},
         )
         return redirect(cup.get_absolute_url())
+
+
+def imported_events(cup: Cup) -> list[dict]:
+    """The tournaments imported into ``cup``: ``{"event", "date", "results"}`` each, by date."""
+    return list(cup.imported_results.values("event", "date").annotate(results=Count("pk")).order_by("date", "event"))
+
+
+class CupResultsRemoveView(CupOrganiserRequiredMixin, View):
+    """POST ``event`` and ``date`` (``2026-11-21``): remove the results imported for that
+    tournament (logged in the cup's action log); back to the import page, which says what was
+    removed or that there was nothing (a second click)."""
+
+    def post(self, request, pk):
+        event = request.POST.get("event", "")
+        try:
+            date = datetime.date.fromisoformat(request.POST.get("date", ""))
+        except ValueError:
+            date = None
+        removed = cup_import.remove_results(self.cup, event, date, user=request.user) if date and event else 0
+        if removed:
+            messages.success(
+                request,
+                ngettext("%(count)s result of “%(event)s” removed.", "%(count)s results of “%(event)s” removed.", removed)
+                % {"count": removed, "event": event},
+            )
+        else:
+            messages.info(request, _("Nothing was removed: the cup holds no imported results of “%(event)s” on that date.") % {"event": event})
+        return redirect("cups_manage:import", pk=pk)

@@ -1,10 +1,11 @@
-"""Season cups (issue 19): the public cup table with its sub-rankings and qualifiers, a player's
-season, and the organiser's cup settings. The cup table is computed by
-:mod:`scoring.cup_standings` and served from the cache while neither the cup nor any of its
-tournaments changed."""
+"""Season cups: the public cup table with its sub-rankings and qualifiers, a player's season, and
+the pages of the cup's organisers (:mod:`tournaments.cup_roles`): its settings and sub-rankings,
+its organisers, its action log. The cup table is computed by :mod:`scoring.cup_standings` and
+served from the cache while neither the cup nor any of its tournaments changed."""
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth.mixins import AccessMixin
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import Http404
@@ -13,10 +14,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import ListView, TemplateView
 
+from tournaments import cup_roles
 from tournaments.models import Cup, CupRanking, Player, Tournament
-from tournaments.permissions import SitePermissionRequiredMixin
 from tournaments.posted import whole_number
 from tournaments.public_cache import CachedPublicPage
+from tournaments.text import CleanTextFormMixin
 from variants import registry
 
 from .cup_standings import cup_standings, cup_version, touch_cup
@@ -30,8 +32,11 @@ def ruleset_choices():
     return sorted(seen.items(), key=lambda item: item[1])
 
 
-class CupForm(forms.ModelForm):
-    """A cup's settings; ``counting`` must read as ``all``, ``half`` or a number from 1."""
+class CupForm(CleanTextFormMixin, forms.ModelForm):
+    """A cup's settings; ``counting`` must read as ``all``, ``half`` or a number from 1; the name
+    holds no control, direction or invisible character (:mod:`tournaments.text`)."""
+
+    name_like_fields = ("name",)
 
     ruleset = forms.ChoiceField(label=gettext_lazy("Ruleset"), choices=ruleset_choices)
 
@@ -54,8 +59,11 @@ class CupForm(forms.ModelForm):
         return value
 
 
-class CupRankingForm(forms.ModelForm):
-    """A sub-ranking: a club, ticked players, or the away tournaments."""
+class CupRankingForm(CleanTextFormMixin, forms.ModelForm):
+    """A sub-ranking: a club, ticked players, or the away tournaments; its name and club are
+    checked as names (:mod:`tournaments.text`)."""
+
+    name_like_fields = ("name", "club")
 
     class Meta:
         model = CupRanking
@@ -87,6 +95,12 @@ class CupTableView(CachedPublicPage, TemplateView):
     def version_for(self, **kwargs):
         return cup_version(kwargs["pk"])
 
+    def cache_params(self):
+        """The page cache's key holds ``?ranking=`` as a whole number only (404 below for one
+        that is not one of the cup's sub-rankings)."""
+        wanted = self.request.GET.get("ranking", "")
+        return {"ranking": whole_number(wanted) or 0} if wanted else {}
+
     def get_context_data(self, **kwargs):
         cup = get_object_or_404(Cup, pk=kwargs["pk"])
         ranking = None
@@ -100,7 +114,7 @@ class CupTableView(CachedPublicPage, TemplateView):
             "cup": cup,
             "standings": cup_standings(cup, ranking),
             "rankings": list(cup.rankings.all()),
-            "can_manage": self.request.user.has_perm("tournaments.change_cup"),
+            "can_manage": cup_roles.may_manage_cup(self.request.user, cup),
         }
 
 
@@ -121,29 +135,53 @@ class CupPlayerView(CachedPublicPage, TemplateView):
                 "events": {e.key: e for e in standings.events}}
 
 
-class CupEditView(SitePermissionRequiredMixin, TemplateView):
+class CupEditView(AccessMixin, TemplateView):
     """Create a cup (no ``pk``) or change one: its settings and sub-rankings on one page, saved
-    together or not at all (the page keeps what was typed)."""
+    together or not at all (the page keeps what was typed), with its organisers and the form that
+    names another.
 
-    permission_required = "tournaments.change_cup"
+    Creating needs ``tournaments.add_cup`` (the "Organisers" group) and makes the creator the
+    cup's organiser; changing a cup needs to be one of its organisers or a superuser
+    (:func:`tournaments.cup_roles.may_manage_cup`). Anonymous users are sent to the login, others
+    get 403. Every change is logged in the cup's action log, in the transaction of the save."""
+
     template_name = "scoring/cup_form.html"
 
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        self.cup = get_object_or_404(Cup, pk=kwargs["pk"]) if "pk" in kwargs else None
+        allowed = request.user.has_perm("tournaments.add_cup") if self.cup is None else cup_roles.may_manage_cup(request.user, self.cup)
+        if not allowed:
+            self.raise_exception = True
+            return self.handle_no_permission()
+        return super().dispatch(request, *args, **kwargs)
+
     def forms(self, data=None):
-        cup = get_object_or_404(Cup, pk=self.kwargs["pk"]) if "pk" in self.kwargs else Cup()
+        cup = self.cup or Cup()
         return CupForm(data, instance=cup), RankingFormSet(data, instance=cup, prefix="ranking")
 
     def get_context_data(self, **kwargs):
         form, formset = kwargs.get("forms") or self.forms()
-        return {**super().get_context_data(**kwargs), "form": form, "formset": formset, "cup": form.instance if form.instance.pk else None}
+        cup = form.instance if form.instance.pk else None
+        return {
+            **super().get_context_data(**kwargs),
+            "form": form,
+            "formset": formset,
+            "cup": cup,
+            "organisers": cup.organisers.order_by("username") if cup else [],
+        }
 
     def post(self, request, **kwargs):
         form, formset = self.forms(request.POST)
         if form.is_valid() and formset.is_valid():
             try:
                 with transaction.atomic():
+                    creating = form.instance.pk is None
                     cup = form.save()
                     formset.instance = cup
                     formset.save()
+                    cup_roles.log_cup_edit(cup, form, formset, request.user, creating)
                     touch_cup(cup.pk)
                     # Its tournaments' pages name the cup: a renamed cup shows there at once.
                     Tournament.objects.filter(cup=cup).update(data_version=F("data_version") + 1, layout_version=F("layout_version") + 1)

@@ -23,9 +23,9 @@ def fresh_cache_and_media(settings, tmp_path):
 
 @pytest.fixture
 def director(db):
-    """A user of the "Organisers" group who is organiser of every tournament of the test: those
-    that exist when he is asked for and those created afterwards (issue 17: rights come from a
-    role in the tournament, never from ``is_staff``)."""
+    """A user of the "Organisers" group who is organiser of every tournament and every cup of the
+    test: those that exist when he is asked for and those created afterwards (issue 17: rights
+    come from a role in the tournament, never from ``is_staff``)."""
     from django.db.models.signals import post_save
 
     from tournaments.models import TournamentRole
@@ -41,8 +41,19 @@ def director(db):
     for tournament in Tournament.objects.all():
         organiser_of(Tournament, tournament, True)
     post_save.connect(organiser_of, sender=Tournament, weak=False, dispatch_uid="tests-director")
+
+    def keeps_cup(sender, instance, created, **kwargs):  # and organiser of every cup, likewise
+        if created:
+            instance.organisers.add(user)
+
+    from tournaments.models import Cup
+
+    for cup in Cup.objects.all():
+        keeps_cup(Cup, cup, True)
+    post_save.connect(keeps_cup, sender=Cup, weak=False, dispatch_uid="tests-director-cups")
     yield user
     post_save.disconnect(sender=Tournament, dispatch_uid="tests-director")
+    post_save.disconnect(sender=Cup, dispatch_uid="tests-director-cups")
 
 
 @pytest.fixture

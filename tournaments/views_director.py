@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import CreateView, FormView, ListView, UpdateView, View
 from django_tables2 import RequestConfig
 
-from . import actions, registration, roles, services
+from . import actions, cup_roles, registration, roles, services
 from .forms import DrawForm, PlayerForm, RegisterPlayersForm, SubstituteForm, SwapForm, TournamentForm
 from .models import Player, Registration, Tournament
 from .permissions import RoleRequiredMixin, SitePermissionRequiredMixin
@@ -58,6 +58,7 @@ class TournamentCreateView(SitePermissionRequiredMixin, CreateView):
         with transaction.atomic():
             response = super().form_valid(form)
             roles.create_tournament_roles(self.object, self.request.user)
+            cup_roles.log_tournament_cup(self.object, None, self.request.user)
         return response
 
 
@@ -74,6 +75,7 @@ class TournamentUpdateView(RoleRequiredMixin, UpdateView):
             response = super().form_valid(form)
             if form.changed_data:
                 actions.log(self.object.pk, actions.Action.EDITED, self.request.user, detail=", ".join(form.changed_data))
+            cup_roles.log_tournament_cup(self.object, form.initial.get("cup"), self.request.user)
         return response
 
 
