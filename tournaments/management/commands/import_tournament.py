@@ -1,14 +1,17 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
-from tournaments.backup import BackupRefused, import_tournament
+from tournaments.backup import BackupRefused, restore
 
 
 class Command(BaseCommand):
     help = (
         "Restore a tournament archive (written by export_tournament or downloaded from the tournament page) "
-        "as a new tournament. A damaged or newer-format file is refused and nothing is written."
+        "as a new tournament, and say what it holds and what could not be restored (roles of users this "
+        "database lacks, actors kept by name). An archive that is damaged, of a newer format or whose "
+        "content does not check out (tournaments.backup) is refused with the reason and nothing is written."
     )
 
     def add_arguments(self, parser):
@@ -20,7 +23,26 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error}") from error
         try:
-            tournament = import_tournament(content)
+            restored = restore(content)
         except BackupRefused as refused:
             raise CommandError(refused.message) from refused
-        self.stdout.write(self.style.SUCCESS(f"Restored: {tournament.name} (id {tournament.pk}, address /t/{tournament.pk}/)"))
+        t = restored.tournament
+        self.stdout.write(self.style.SUCCESS(
+            _("Restored: %(name)s (id %(id)s, address /t/%(id)s/)") % {"name": t.name, "id": t.pk}
+        ))
+        rounds = t.round_set.count()
+        self.stdout.write(
+            _("%(ruleset)s %(edition)s, %(date)s: %(players)s players, %(rounds)s of %(planned)s rounds, %(hands)s hands.")
+            % {"ruleset": _(t.get_ruleset().name), "edition": t.edition, "date": t.date.isoformat(),
+               "players": t.registrations.count(), "rounds": rounds, "planned": t.rounds,
+               "hands": t.round_set.values("tables__hands").exclude(tables__hands=None).count()}
+        )
+        if restored.skipped_roles:
+            self.stdout.write(self.style.WARNING(
+                _("Roles not restored, their users are not on this site: %(roles)s")
+                % {"roles": ", ".join(f"{name} ({level})" for name, level in restored.skipped_roles)}
+            ))
+        if restored.unknown_users:
+            self.stdout.write(self.style.WARNING(
+                _("Not users of this site, kept by name: %(names)s") % {"names": ", ".join(restored.unknown_users)}
+            ))
