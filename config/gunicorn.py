@@ -12,6 +12,7 @@ import os
 bind = f"{os.environ.get('HOST') or '0.0.0.0'}:{os.environ.get('PORT') or '8000'}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or min(2 * multiprocessing.cpu_count() + 1, 8))
 accesslog = "-"
+logger_class = "config.access_log.RedactingLogger"  # no password-reset key in the access log
 # No control socket: it would sit at one path in the home directory, so a second app server on the
 # same machine (another port) would take over the first one's.
 control_socket_disable = True

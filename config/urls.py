@@ -6,18 +6,22 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from tournaments import views_accounts
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # The language switch sits on every page, also on public pages served from the cache to many
     # viewers, so it cannot carry a per-visitor CSRF token; choosing a language changes nothing but
     # the visitor's own language cookie.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", views_accounts.LoginView.as_view(), name="login"),
+    path("accounts/new-password/", views_accounts.ChoosePasswordView.as_view(), name="choose_password"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    # Password reset by e-mail (Django's own views and templates under templates/registration/).
-    path("accounts/password-reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    # Password reset by e-mail (Django's own views and templates under templates/registration/),
+    # only through a mail server: without EMAIL_HOST nothing is sent (tournaments.passwords).
+    path("accounts/password-reset/", views_accounts.PasswordResetView.as_view(), name="password_reset"),
     path("accounts/password-reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
-    path("accounts/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
+    path("accounts/reset/<uidb64>/<token>/", views_accounts.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
     path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("manage/", include("tournaments.urls_director")),
     path("manage/", include("scoring.urls_director")),

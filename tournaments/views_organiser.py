@@ -1,6 +1,7 @@
-"""The organiser's pages of a tournament (issue 17): its roles (he gives and takes them), its
-backup archive, deleting it (typed confirmation, a backup written first); and its action log (for
-organisers and directors, filterable)."""
+"""The organiser's pages of a tournament (issue 17): its roles (he gives and takes them, and sets a
+one-time password for a user who forgot his), its backup archive, deleting it (typed
+confirmation, a backup written first); and its action log (for organisers and directors,
+filterable)."""
 
 from urllib.parse import urlencode
 
@@ -9,11 +10,12 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import ListView, TemplateView, View
 
-from . import backup, roles
+from . import backup, passwords, roles
 from .models import ActionLog, Tournament, TournamentRole
 from .permissions import Level, RoleRequiredMixin
 from .posted import whole_number
@@ -27,7 +29,11 @@ class RoleForm(forms.Form):
 
 
 class RolesView(RoleRequiredMixin, TemplateView):
-    """The tournament's roles, and the form that gives one (POST ``username``, ``level``)."""
+    """The tournament's roles, and the form that gives one (POST ``username``, ``level``).
+
+    POST ``one_time`` (a role's id) sets a one-time password for that role's user
+    (:func:`tournaments.passwords.set_one_time_password`) and shows it on the answer, once: it is
+    not stored anywhere to show again, and the answer is not cached."""
 
     required_role = Level.ORGANISER
     template_name = "tournaments/roles.html"
@@ -43,6 +49,8 @@ class RolesView(RoleRequiredMixin, TemplateView):
 
     def post(self, request, pk):
         tournament = get_object_or_404(Tournament, pk=pk)
+        if "one_time" in request.POST:
+            return self.one_time_password(request, tournament)
         form = RoleForm(request.POST)
         if form.is_valid():
             try:
@@ -56,6 +64,16 @@ class RolesView(RoleRequiredMixin, TemplateView):
                 )
                 return redirect("tournaments_director:roles", pk=pk)
         return self.render_to_response(self.get_context_data(form=form), status=422)
+
+    def one_time_password(self, request, tournament):
+        try:
+            user, password = passwords.set_one_time_password(tournament, whole_number(request.POST.get("one_time")), request.user)
+        except passwords.PasswordRefused as refused:
+            messages.error(request, refused.message)
+            return redirect("tournaments_director:roles", pk=tournament.pk)
+        response = self.render_to_response(self.get_context_data(one_time={"user": user, "password": password}))
+        add_never_cache_headers(response)  # no-store: the password stays in no cache
+        return response
 
 
 class RemoveRoleView(RoleRequiredMixin, View):

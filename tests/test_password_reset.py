@@ -1,0 +1,244 @@
+"""A password-reset link is a key to an account: without a mail server (no ``EMAIL_HOST``, the
+console backend) the reset page sends nothing, logs nothing and sends the user to his tournament's
+organiser, who sets a one-time password on the Roles page (``tournaments/passwords.py``). That
+password is shown once, works for one login, and that login must choose a new password. gunicorn's
+access log hides the key of a reset link that is opened."""
+
+import datetime
+import logging
+import re
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from config.access_log import HIDDEN, RedactingLogger, redact
+from tournaments import passwords
+from tournaments.models import ActionLog, Cup, Tournament, TournamentRole
+from tournaments.roles import organisers_group
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+OLD = "alt-Passwort-99"
+
+
+@pytest.fixture
+def no_mail_server(settings):
+    settings.EMAIL_HOST = ""
+
+
+@pytest.fixture
+def day(make_tournament):
+    """A tournament whose organiser is Olga; Sepp is its scorer (and nothing anywhere else)."""
+    t = make_tournament(players=4)
+    olga = User.objects.create_user("olga", password="olga-Passwort-1")
+    sepp = User.objects.create_user("sepp", email="sepp@example.at", password=OLD)
+    TournamentRole.objects.create(tournament=t, user=olga, level="organiser")
+    role = TournamentRole.objects.create(tournament=t, user=sepp, level="scorer")
+    client = Client()
+    client.force_login(olga)
+    return t, olga, sepp, role, client
+
+
+def roles_url(t):
+    return reverse("tournaments_director:roles", args=[t.pk])
+
+
+def log_in(client, username, password, next_url=None):
+    data = {"username": username, "password": password}
+    if next_url:
+        data["next"] = next_url
+    return client.post(reverse("login"), data)
+
+
+# --- the reset page without a mail server ---------------------------------------------------------
+
+
+def test_without_a_mail_server_the_reset_page_sends_nothing_and_says_whom_to_ask(day, no_mail_server, english, caplog, capsys):
+    client = Client()
+    page = client.get(reverse("password_reset")).content.decode()
+    assert "ask the organiser of your tournament" in page.lower() and "one-time password" in page
+    assert 'name="email"' not in page  # nothing to send
+    with caplog.at_level(logging.DEBUG):
+        response = client.post(reverse("password_reset"), {"email": "sepp@example.at"})
+    assert response.status_code == 200 and "one-time password" in response.content.decode()
+    assert mail.outbox == []
+    logged = caplog.text + capsys.readouterr().out
+    assert "/accounts/reset/" not in logged and "sepp@example.at" not in logged
+
+
+def test_the_console_backend_never_gets_a_reset_link(day, settings, english, capsys):
+    # As scripts/serve runs without EMAIL_HOST: the console backend would print the link.
+    settings.EMAIL_HOST = ""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    Client().post(reverse("password_reset"), {"email": "sepp@example.at"})
+    assert "/accounts/reset/" not in capsys.readouterr().out
+    # Even with a host named, a backend that writes messages into a log is not a mail server.
+    settings.EMAIL_HOST = "smtp.example.org"
+    assert not passwords.mail_configured()
+    Client().post(reverse("password_reset"), {"email": "sepp@example.at"})
+    assert "/accounts/reset/" not in capsys.readouterr().out
+
+
+def test_with_a_mail_server_the_link_is_mailed(day, settings):
+    settings.EMAIL_HOST = "smtp.example.org"  # the tests' backend keeps the mail instead of sending it
+    assert Client().post(reverse("password_reset"), {"email": "sepp@example.at"}).status_code == 302
+    assert len(mail.outbox) == 1 and "/accounts/reset/" in mail.outbox[0].body
+
+
+# --- one-time passwords ---------------------------------------------------------------------------
+
+
+def set_one_time(client, t, role):
+    response = client.post(roles_url(t), {"one_time": str(role.pk)})
+    assert response.status_code == 200, response.content.decode()[:500]
+    return response
+
+
+def test_a_one_time_password_is_shown_once_works_once_and_forces_a_new_one(day, english):
+    t, olga, sepp, role, olga_client = day
+    response = set_one_time(olga_client, t, role)
+    one_time = response.context["one_time"]["password"]
+    assert one_time in response.content.decode()
+    assert "no-store" in response["Cache-Control"]
+    assert one_time not in olga_client.get(roles_url(t)).content.decode()  # shown only once
+    entry = ActionLog.objects.get(tournament=t, action=ActionLog.Action.ROLE_GIVEN)
+    assert (entry.user, entry.detail) == (olga, "sepp: one-time password set")
+    sepp.refresh_from_db()
+    assert not sepp.check_password(OLD)  # the forgotten one works no more
+
+    # The login with it is no login: it leads to choosing a new password.
+    client = Client()
+    choose = log_in(client, "sepp", one_time, next_url=roles_url(t))
+    assert choose.status_code == 302 and choose["Location"] == reverse("choose_password")
+    assert "_auth_user_id" not in client.session
+    assert client.get(roles_url(t)).status_code == 302  # not logged in: to the login page
+    # It worked once: nobody logs in with it again.
+    assert log_in(Client(), "sepp", one_time).status_code == 200
+    sepp.refresh_from_db()
+    assert not sepp.check_password(one_time)
+
+    page = client.get(reverse("choose_password"))
+    assert page.status_code == 200 and "sepp" in page.content.decode()
+    mismatch = client.post(reverse("choose_password"), {"new_password1": "Neues-Pass-77", "new_password2": "Neues-Pass-78"})
+    assert mismatch.status_code == 200 and "_auth_user_id" not in client.session
+    done = client.post(reverse("choose_password"), {"new_password1": "Neues-Pass-77", "new_password2": "Neues-Pass-77"})
+    assert done.status_code == 302 and done["Location"] == roles_url(t)  # on where the login was going
+    assert int(client.session["_auth_user_id"]) == sepp.pk
+    assert client.get(reverse("choose_password")).status_code == 410  # done: nothing more to choose
+
+    # From now on an ordinary login with his own password.
+    again = log_in(Client(), "sepp", "Neues-Pass-77")
+    assert again.status_code == 302 and again["Location"] != reverse("choose_password")
+    assert not passwords.must_choose(sepp)
+
+
+def test_choosing_waits_only_a_while(day, english, monkeypatch):
+    t, _olga, _sepp, role, olga_client = day
+    one_time = set_one_time(olga_client, t, role).context["one_time"]["password"]
+    client = Client()
+    log_in(client, "sepp", one_time)
+    later = time.time() + passwords.CHOOSE_WITHIN_SECONDS + 1
+    monkeypatch.setattr(time, "time", lambda: later)
+    expired = client.post(reverse("choose_password"), {"new_password1": "Neues-Pass-77", "new_password2": "Neues-Pass-77"})
+    assert expired.status_code == 410 and "Ask your tournament's organiser for a new one-time password" in expired.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_one_time_password_lifts_a_login_lock(day, settings):
+    settings.AXES_FAILURE_LIMIT = 2
+    t, _olga, _sepp, role, olga_client = day
+    for _ in range(2):
+        log_in(Client(), "sepp", "falsch")
+    assert log_in(Client(), "sepp", OLD).status_code == 429
+    one_time = set_one_time(olga_client, t, role).context["one_time"]["password"]
+    assert log_in(Client(), "sepp", one_time)["Location"] == reverse("choose_password")
+
+
+def refused(client, t, role, english_text):
+    response = client.post(roles_url(t), {"one_time": str(role.pk)}, follow=True)
+    assert english_text in response.content.decode()
+
+
+def test_who_gets_no_one_time_password(day, english):
+    t, olga, sepp, role, olga_client = day
+    hashes = lambda: dict(User.objects.values_list("username", "password"))  # noqa: E731
+    before, logged = hashes(), ActionLog.objects.count()
+
+    # Not himself.
+    refused(olga_client, t, TournamentRole.objects.get(tournament=t, user=olga), "Not for yourself")
+    # Not the site administrator, nor a staff user.
+    for name, flags in (("root", {"is_superuser": True, "is_staff": True}), ("staff", {"is_staff": True})):
+        other = User.objects.create_user(name, password="pw-123-geheim", **flags)
+        refused(olga_client, t, TournamentRole.objects.create(tournament=t, user=other, level="director"), "only the site administrator sets his password")
+    # Not a user whose roles are only elsewhere.
+    elsewhere = Tournament.objects.create(name="Anderswo", date=t.date, ruleset=t.ruleset, edition=t.edition)
+    fremd = User.objects.create_user("fremd", password="pw-123-geheim")
+    refused(olga_client, t, TournamentRole.objects.create(tournament=elsewhere, user=fremd, level="scorer"), "holds no role in this tournament")
+    # Not a user who may do more than Olga: a tournament she does not organise, a cup she does not
+    # keep, a site permission she lacks.
+    more = "may do things you may not"
+    TournamentRole.objects.create(tournament=elsewhere, user=sepp, level="scorer")
+    refused(olga_client, t, role, more)
+    TournamentRole.objects.filter(tournament=elsewhere, user=sepp).delete()
+    cup = Cup.objects.create(name="Seppcup", ruleset=t.ruleset, method="tirol")
+    cup.organisers.add(sepp)
+    refused(olga_client, t, role, more)
+    cup.organisers.remove(sepp)
+    sepp.groups.add(organisers_group())
+    refused(olga_client, t, role, more)
+    assert (hashes() | {"root": None, "staff": None, "fremd": None}) == (before | {"root": None, "staff": None, "fremd": None})
+    assert ActionLog.objects.count() == logged  # a refusal logs nothing
+    # Once Olga may do all he may (she keeps the other tournament and is an organiser too), she may.
+    olga.groups.add(organisers_group())
+    TournamentRole.objects.create(tournament=elsewhere, user=olga, level="organiser")
+    TournamentRole.objects.create(tournament=elsewhere, user=sepp, level="scorer")
+    olga_client.force_login(User.objects.get(pk=olga.pk))
+    assert set_one_time(olga_client, t, role).context["one_time"]["user"] == sepp
+
+
+def test_only_the_tournaments_organiser_sets_one(day):
+    t, _olga, sepp, role, _client = day
+    director = User.objects.create_user("dora", password="pw-123-geheim")
+    TournamentRole.objects.create(tournament=t, user=director, level="director")
+    client = Client()
+    client.force_login(director)
+    before = User.objects.get(pk=sepp.pk).password
+    assert client.post(roles_url(t), {"one_time": str(role.pk)}).status_code == 403
+    assert User.objects.get(pk=sepp.pk).password == before
+
+
+def test_a_reset_by_mail_also_ends_a_waiting_one_time_password(day, settings):
+    settings.EMAIL_HOST = "smtp.example.org"
+    t, _olga, sepp, role, olga_client = day
+    set_one_time(olga_client, t, role)
+    assert passwords.must_choose(sepp)
+    client = Client()
+    client.post(reverse("password_reset"), {"email": "sepp@example.at"})
+    link = re.search(r"https?://[^/\s]+(/accounts/reset/\S+)", mail.outbox[0].body).group(1)
+    form = client.get(link, follow=True)
+    client.post(form.redirect_chain[-1][0], {"new_password1": "Neues-Pass-77", "new_password2": "Neues-Pass-77"})
+    assert not passwords.must_choose(sepp)
+    assert log_in(Client(), "sepp", "Neues-Pass-77")["Location"] != reverse("choose_password")
+
+
+# --- the access log -------------------------------------------------------------------------------
+
+
+def test_the_access_log_hides_the_key_of_a_reset_link():
+    path = reverse("password_reset_confirm", kwargs={"uidb64": "MTI", "token": "cj4k2m-0123456789abcdef0123456789abcdef"})
+    assert redact(f"GET {path} HTTP/1.1") == f"GET {HIDDEN} HTTP/1.1"
+    assert redact("GET /t/3/standings/ HTTP/1.1") == "GET /t/3/standings/ HTTP/1.1"
+
+    class Response:
+        status = "302 Found"
+        headers = []
+        sent = 0
+
+    environ = {"REQUEST_METHOD": "GET", "RAW_URI": path, "SERVER_PROTOCOL": "HTTP/1.1", "PATH_INFO": path, "HTTP_REFERER": "http://x" + path}
+    logger = RedactingLogger.__new__(RedactingLogger)  # atoms() reads none of its settings
+    atoms = logger.atoms(Response(), [("REFERER", "http://x" + path)], environ, datetime.timedelta(0))
+    assert "cj4k2m" not in str(atoms) and atoms["U"] == HIDDEN and atoms["r"] == f"GET {HIDDEN} HTTP/1.1"

@@ -1,0 +1,173 @@
+"""Getting back into an account without e-mail: the one-time password an organiser sets, and
+whether the site may send password-reset links at all.
+
+**Reset links only by a real mail server.** Without ``EMAIL_HOST`` the site would "send" mail to
+the console backend, i.e. print the reset link (a key to the account) into the server's log.
+:func:`mail_configured` is false then, and the reset page sends nothing and tells the user to ask
+his tournament's organiser instead.
+
+**One-time passwords.** On a tournament's Roles page its organiser sets a generated password for a
+user who holds a role there (:func:`set_one_time_password`); it is shown to him once, to pass on.
+The user is put in the group :data:`MUST_CHOOSE_GROUP` (Django's own groups, no table of ours):
+his next login with it is not a login but the way to choose a new password
+(:mod:`tournaments.views_accounts`): the one-time password stops working at that moment
+(:func:`one_time_used` replaces it with a random one nobody knows), and only the session that used
+it may choose the new one, for :data:`CHOOSE_WITHIN_SECONDS`.
+
+**Who may get one** (:func:`one_time_refusal`): a user who holds a role in the organiser's
+tournament, who is active, not the organiser himself, not a superuser and not staff (the admin's
+login would let him in without choosing). And, as whoever knows the password can act as the user,
+only a user who can do nothing the organiser cannot do himself: every tournament he holds a role
+in is one the organiser organises, every cup he keeps one the organiser keeps, and he has no
+site-wide permission the organiser lacks. Everyone else asks the site administrator. Every
+one-time password set is in the tournament's action log ("role given", with a detail).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from . import actions
+from .cup_roles import may_manage_cup
+from .errors import Refused
+from .models import Cup, Tournament, TournamentRole
+from .permissions import Level, role_of
+
+# The group of users whose next login must choose a new password (no permissions of its own; the
+# site administrator sees it on the user in the admin).
+MUST_CHOOSE_GROUP = "Must choose a new password"
+# How long the session that used a one-time password may take to choose the new one.
+CHOOSE_WITHIN_SECONDS = 15 * 60
+# Mail backends that write a message where a log is kept: never used for a reset link.
+LOGGING_MAIL_BACKENDS = (
+    "django.core.mail.backends.console.EmailBackend",
+    "django.core.mail.backends.filebased.EmailBackend",
+)
+# Letters and digits that cannot be mistaken for each other when read out or copied by hand.
+ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+class PasswordRefused(Refused):
+    """A one-time password that may not be set; ``message`` says why, translated."""
+
+
+def mail_configured() -> bool:
+    """Whether password-reset links may be sent: an SMTP server is named (``EMAIL_HOST``) and the
+    mail backend is not one that writes the message into a log or a file."""
+    return bool(settings.EMAIL_HOST) and settings.EMAIL_BACKEND not in LOGGING_MAIL_BACKENDS
+
+
+def generate_password(groups: int = 3, size: int = 4) -> str:
+    """A random password of ``groups`` groups of ``size`` characters from :data:`ALPHABET`, e.g.
+    ``"k7mq-4vtx-9cpa"`` (about 59 bits for 3 × 4), easy to read out and type."""
+    return "-".join("".join(secrets.choice(ALPHABET) for _i in range(size)) for _g in range(groups))
+
+
+def _must_choose_group() -> Group:
+    group, _created = Group.objects.get_or_create(name=MUST_CHOOSE_GROUP)
+    return group
+
+
+def must_choose(user) -> bool:
+    """Whether ``user``'s next login must choose a new password (he holds a one-time password)."""
+    return user.is_authenticated and user.groups.filter(name=MUST_CHOOSE_GROUP).exists()
+
+
+def one_time_refusal(tournament: Tournament, by, user) -> str | None:
+    """Why ``by`` may not set a one-time password for ``user`` in ``tournament`` (translated), or
+    ``None`` when he may (see the module's rules)."""
+    name = user.get_username()
+    if by is None or role_of(by, tournament.pk) != Level.ORGANISER:
+        return _("Only an organiser of this tournament sets one-time passwords.")
+    if user.pk == by.pk:
+        return _("Not for yourself: log out and use “Forgotten your password?”, or ask the site administrator.")
+    if not user.is_active:
+        return _("%(name)s cannot log in (the account is switched off): ask the site administrator.") % {"name": name}
+    if user.is_superuser or user.is_staff:
+        return _("%(name)s works in the site's administration: only the site administrator sets his password.") % {"name": name}
+    if not TournamentRole.objects.filter(tournament=tournament, user=user).exists():
+        return _("%(name)s holds no role in this tournament.") % {"name": name}
+    if by.is_superuser:
+        return None
+    elsewhere = TournamentRole.objects.filter(user=user).exclude(tournament=tournament).values_list("tournament_id", flat=True)
+    more_rights = (
+        any(role_of(by, tournament_id) != Level.ORGANISER for tournament_id in set(elsewhere))
+        or any(not may_manage_cup(by, cup_id) for cup_id in Cup.objects.filter(organisers=user).values_list("pk", flat=True))
+        or not user.get_all_permissions() <= by.get_all_permissions()
+    )
+    if more_rights:
+        return _(
+            "%(name)s may do things you may not (in other tournaments or cups, or on the whole site): "
+            "only the site administrator sets his password."
+        ) % {"name": name}
+    return None
+
+
+def set_one_time_password(tournament: Tournament, role_id: int | None, by) -> tuple:
+    """Set a new generated password for the user of role ``role_id`` of ``tournament`` and make
+    his next login choose another (:data:`MUST_CHOOSE_GROUP`); lift a login lock on his user name;
+    log it in the tournament's action log. Returns ``(user, password)``: the password is not kept
+    anywhere but in the user's hash, so this is the only time it can be shown. Raises
+    :class:`PasswordRefused` for no such role or a user it may not be set for
+    (:func:`one_time_refusal`)."""
+    role = TournamentRole.objects.filter(tournament=tournament, pk=role_id).select_related("user").first() if role_id is not None else None
+    if role is None:
+        raise PasswordRefused(_("That user holds no role in this tournament (any more)."))
+    user = role.user
+    refused = one_time_refusal(tournament, by, user)
+    if refused:
+        raise PasswordRefused(refused)
+    password = generate_password()
+    with transaction.atomic():
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        user.groups.add(_must_choose_group())
+        actions.log(
+            tournament.pk, actions.Action.ROLE_GIVEN, by, detail=_("%(name)s: one-time password set") % {"name": user.get_username()}
+        )
+    _lift_login_lock(user.get_username())
+    return user, password
+
+
+def _lift_login_lock(username: str) -> None:
+    """Forget the failed logins of ``username`` (django-axes), so the one-time password works now."""
+    from axes.utils import reset
+
+    reset(username=username)
+
+
+def one_time_used(user) -> None:
+    """``user`` logged in with his one-time password: it stops working (replaced by a random
+    password nobody knows, so a reset by e-mail still finds him) and he leaves
+    :data:`MUST_CHOOSE_GROUP`; the session that used it chooses the new one."""
+    with transaction.atomic():
+        user.set_password(secrets.token_urlsafe(32))
+        user.save(update_fields=["password"])
+        user.groups.remove(*Group.objects.filter(name=MUST_CHOOSE_GROUP))
+
+
+def password_chosen(user) -> None:
+    """``user`` chose his own password (after a one-time password or a reset link): his next
+    login is an ordinary one."""
+    user.groups.remove(*Group.objects.filter(name=MUST_CHOOSE_GROUP))
+
+
+def pending_user(session, now: float):
+    """The user whose new password this ``session`` may choose (it used his one-time password less
+    than :data:`CHOOSE_WITHIN_SECONDS` before ``now``, a Unix time), or ``None``."""
+    pending = session.get(PENDING_KEY)
+    if not isinstance(pending, dict) or not isinstance(pending.get("since"), (int, float)):
+        return None
+    if not 0 <= now - pending["since"] <= CHOOSE_WITHIN_SECONDS:
+        return None
+    return get_user_model().objects.filter(pk=pending.get("user"), is_active=True).first()
+
+
+# The session's note of a one-time password used: {"user": pk, "since": Unix time, "next": URL}.
+PENDING_KEY = "one_time_password_used"

@@ -1,0 +1,88 @@
+"""The account pages around Django's own: the login (a one-time password leads to choosing a new
+one instead of logging in), choosing that password, and the password reset, which sends a link
+only through a real mail server (:mod:`tournaments.passwords`)."""
+
+import time
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import SetPasswordForm
+from django.shortcuts import redirect, render, resolve_url
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.generic import FormView
+
+from . import passwords
+
+# Who logs in after choosing a new password is logged in by the model backend (the lock-out
+# backend only checks attempts, it logs in nobody).
+LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, except for a user who holds a one-time password: it is used up at once
+    (:func:`~tournaments.passwords.one_time_used`), he is not logged in, and this session may
+    choose his new password (:class:`ChoosePasswordView`), then goes on where the login would have."""
+
+    def form_valid(self, form):
+        user = form.get_user()
+        if not passwords.must_choose(user):
+            return super().form_valid(form)
+        passwords.one_time_used(user)
+        self.request.session.cycle_key()  # a fresh session key for the right to choose
+        self.request.session[passwords.PENDING_KEY] = {"user": user.pk, "since": time.time(), "next": self.get_success_url()}
+        return redirect("choose_password")
+
+
+@method_decorator([sensitive_post_parameters(), never_cache], name="dispatch")
+class ChoosePasswordView(FormView):
+    """After logging in with a one-time password: choose your own (twice, checked by the site's
+    password rules), then you are logged in. Without a one-time password used in this session
+    in the last minutes, the page says so and offers the login."""
+
+    form_class = SetPasswordForm
+    template_name = "registration/choose_password.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        self.user = passwords.pending_user(request.session, time.time())
+        if self.user is None:
+            request.session.pop(passwords.PENDING_KEY, None)
+            return render(request, self.template_name, {"expired": True}, status=410)
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "user": self.user}
+
+    def form_valid(self, form):
+        user = form.save()
+        passwords.password_chosen(user)
+        next_url = self.request.session.pop(passwords.PENDING_KEY, {}).get("next") or resolve_url(settings.LOGIN_REDIRECT_URL)
+        login(self.request, user, backend=LOGIN_BACKEND)
+        return redirect(next_url)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, sending the link only when a mail server is configured
+    (:func:`~tournaments.passwords.mail_configured`). Without one the page sends nothing, writes
+    nothing to any log, and tells the user to ask his tournament's organiser for a one-time
+    password."""
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "mail_off": not passwords.mail_configured()}
+
+    def form_valid(self, form):
+        if not passwords.mail_configured():
+            return self.render_to_response(self.get_context_data(form=form))
+        return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's page behind a reset link; a new password chosen there also ends a one-time
+    password still waiting (:func:`~tournaments.passwords.password_chosen`)."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        passwords.password_chosen(form.user)
+        return response
