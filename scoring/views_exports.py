@@ -3,15 +3,19 @@
 A request is answered from the storage when the export was rendered for the tournament's current
 data version already; else it is rendered now, or, if heavy, by the worker while the "being
 prepared" page refreshes itself with the progress (``?job=<id>`` keeps it on the job it started, so a
-busy tournament whose version moves on meanwhile still gets its file).
+busy tournament whose version moves on meanwhile still gets its file). A job whose worker
+vanished (its lease passed, :mod:`scoring.tasks`) is queued again by the next look at its page.
 """
 
 from __future__ import annotations
+
+import logging
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import urlencode
@@ -25,15 +29,18 @@ from tournaments.versioning import stamp
 
 from .exporters import Audience, get_exporter, params_key, storage_name, store, stored
 from .models import ExportJob
-from .tasks import job_storage_name, start_job
+from .tasks import job_storage_name, start_job, take_up_again
+
+log = logging.getLogger(__name__)
 
 REFRESH_SECONDS = 2
 
 
 class ExportView(View):
     """``GET``: the export ``identifier`` of tournament ``pk`` (round ``number`` for per-round
-    exports) as a download, or the page that waits for the worker. ``POST`` on a failed job's page
-    tries again."""
+    exports) as a download, or the page that waits for the worker (and queues a stuck job again).
+    ``POST`` on a failed or stuck job's page tries again: the job is removed and the next ``GET``
+    starts a new one."""
 
     def setup_export(self, request, pk, identifier, number=None):
         self.exporter = get_exporter(identifier)
@@ -63,16 +70,22 @@ class ExportView(View):
         if self.exporter.is_heavy(self.tournament, self.params):
             return redirect(self.job_url(request, self.heavy_job()))
         content = self.exporter.render(self.tournament, self.params)
-        store(name, content)
+        try:
+            store(name, content)
+        except OSError as error:  # a full disk: the file is whole in memory, the next request renders again
+            log.warning("could not keep the export %s (%s); sent from memory", name, error)
         return self.download(content)
 
     def post(self, request, pk, identifier, number=None):
         refused = self.setup_export(request, pk, identifier, number)
         if refused is not None:
             return refused
-        # Try a failed job again: it is removed, and the next GET starts a new one.
+        # Try a failed or stuck job again: it is removed, and the next GET starts a new one (a
+        # worker still holding it finds it gone and drops its run).
         ExportJob.objects.filter(
-            pk=whole_number(request.POST.get("job")), tournament=self.tournament, status=ExportJob.Status.FAILED
+            Q(status=ExportJob.Status.FAILED) | ExportJob.stuck_q(),
+            pk=whole_number(request.POST.get("job")),
+            tournament=self.tournament,
         ).delete()
         return redirect(self.job_url(request, None))
 
@@ -110,6 +123,8 @@ class ExportView(View):
             if stored(name):
                 return self.download(default_storage.open(name))
             return redirect(self.job_url(request, None))  # replaced by a newer version meanwhile
+        if job.is_stuck:
+            take_up_again(job)
         context = {
             "tournament": self.tournament,
             "exporter": self.exporter,
