@@ -1,7 +1,9 @@
 """Issue 16: ``scripts/serve`` serves the app for real, as at a venue: gunicorn with DEBUG off on a
 free port, the pages cached in Redis (``TEST_REDIS_URL``, default the machine's own), static files through WhiteNoise, login over plain HTTP, links and QR codes on
 PUBLIC_URL, standings answering 304 to their ETag until a hand is saved, an export rendered once
-per data version and a heavy one rendered by the worker it starts beside the app server.
+per data version and a heavy one rendered by the worker it starts beside the app server; the
+worker killed is started again while the site serves on, and a database whose account still has
+the demo's password is refused before anything listens.
 
 The server runs on a SQLite file of its own (the embedded default a laptop uses); the data is
 made with ``manage.py shell`` against the same file, as a director would with the pages.
@@ -101,9 +103,9 @@ def served(tmp_path_factory):
         deadline = time.monotonic() + 180
         while True:
             try:
-                urllib.request.urlopen(base + "/", timeout=5)
+                urllib.request.urlopen(base + "/", timeout=30)
                 break
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:  # not listening yet, or the first answer slow on a busy machine
                 if server.poll() is not None or time.monotonic() > deadline:
                     pytest.fail("scripts/serve did not start:\n" + (tmp / "serve.log").read_text())
                 time.sleep(0.5)
@@ -111,7 +113,10 @@ def served(tmp_path_factory):
             [sys.executable, "manage.py", "shell", "-c", SEED], cwd=ROOT, env=env, capture_output=True, text=True, check=True
         )
         data = json.loads(seeded.stdout.strip().splitlines()[-1])
-        yield {"base": base, "port": port, "public": env["PUBLIC_URL"], "log": tmp / "serve.log", "data_dir": tmp / "data", **data}
+        yield {
+            "base": base, "port": port, "public": env["PUBLIC_URL"], "log": tmp / "serve.log", "data_dir": tmp / "data",
+            "pid": server.pid, **data,
+        }
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -199,3 +204,79 @@ def test_an_export_is_rendered_once_per_version_and_heavy_ones_by_the_worker(ser
         assert time.monotonic() < deadline, "the worker did not prepare the table results"
         time.sleep(0.5)
     assert headers["Content-Type"] == "application/pdf" and body.startswith(b"%PDF")
+
+
+def children(pid: int) -> dict[int, str]:
+    """The running child processes of ``pid``: {pid: command line} (from /proc)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found[int(entry.name)] = cmdline
+    return found
+
+
+def worker_pid(served) -> int | None:
+    return next((p for p, cmd in children(served["pid"]).items() if "run_worker" in cmd), None)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table in /proc")
+def test_the_worker_killed_is_started_again_and_the_site_serves_on(served):
+    first = worker_pid(served)
+    assert first, children(served["pid"])
+    os.kill(first, signal.SIGKILL)
+    visitor = Browser(served["base"])
+    deadline = time.monotonic() + 30
+    while (again := worker_pid(served)) in (None, first):
+        assert visitor.request("/")[0] == 200  # the app server never stops answering
+        assert time.monotonic() < deadline, "the worker was not started again:\n" + served["log"].read_text()
+        time.sleep(0.2)
+    assert again != first
+    assert "the worker ended (killed by SIGKILL)" in served["log"].read_text()
+
+    # The new worker prepares a heavy export (in English: a job of its own).
+    english = Browser(served["base"])
+    results = f"/t/{served['t']}/round/1/results.pdf"
+    status, headers, _body = english.request(results, headers={"Accept-Language": "en"})
+    assert status == 302
+    waiting = urllib.parse.urlsplit(headers["Location"])
+    deadline = time.monotonic() + 60
+    while (answer := english.request(f"{waiting.path}?{waiting.query}", headers={"Accept-Language": "en"}))[0] == 202:
+        assert time.monotonic() < deadline, "the new worker did not prepare the table results"
+        time.sleep(0.5)
+    assert answer[0] == 200 and answer[2].startswith(b"%PDF")
+
+
+DEMO_DIRECTOR = """
+from scoring.demo import ensure_director
+ensure_director()
+"""
+
+
+def test_the_venue_server_refuses_to_start_while_an_account_has_the_demo_password(tmp_path):
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'venue.sqlite3'}",
+        "DATA_DIR": str(tmp_path / "data"),
+        "STATIC_ROOT": str(tmp_path / "static"),
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+    }
+    env.pop("DEBUG", None)
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "--noinput"], cwd=ROOT, env=env, capture_output=True, check=True, timeout=300)
+    subprocess.run([*manage, "shell", "-c", DEMO_DIRECTOR], cwd=ROOT, env=env, capture_output=True, check=True, timeout=120)
+    refused = subprocess.run(
+        [str(ROOT / "scripts" / "serve")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert refused.returncode != 0
+    assert "“director” still has the demo's published password" in refused.stderr
+    assert ".venv/bin/python manage.py changepassword director" in refused.stderr
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()  # nothing ever listened
