@@ -230,6 +230,7 @@ def build_demo_cup(reset: bool = False):
     the season whose results (drawn from a fixed seed among the Tirol demo players) are imported;
     Tirol formula, the best 3 results count, the best 10 qualify for the final, with a ladies'
     and an away sub-ranking. Returns the cup (the existing one unless ``reset``)."""
+    from tournaments.cup_roles import cup_created
     from tournaments.models import Cup, CupRanking, CupResult
 
     existing = Cup.objects.filter(name=DEMO_CUP_NAME).first()
@@ -239,6 +240,7 @@ def build_demo_cup(reset: bool = False):
         existing.delete()
     tirol = build_tirol_demo()
     cup = Cup.objects.create(name=DEMO_CUP_NAME, ruleset=tirol.ruleset, method=Cup.Method.TIROL, counting="3", final_top=10)
+    cup_created(cup, ensure_director())  # the demo director keeps the cup, as its creator would
     players = demo_players(FIXTURES / TIROL_DEMO.players)
     for name, date, away, seed in DEMO_CUP_EARLIER:
         rng = random.Random(seed)

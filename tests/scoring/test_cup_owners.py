@@ -211,3 +211,14 @@ def test_only_a_cups_organiser_may_put_a_tournament_in_it(anna_cup):
     bert = User.objects.create_user("bert", password="pw-123-geheim")
     assert may_put_in_cup(anna, cup) and not may_put_in_cup(bert, cup)
     assert may_put_in_cup(bert, None) and may_put_in_cup(bert, cup, current_cup_id=cup.pk)  # leaving, or staying, is his
+
+
+def test_the_demo_director_keeps_the_demo_cup():
+    from scoring.demo import DEMO_USERNAME, build_demo_cup
+
+    cup = build_demo_cup()
+    director = User.objects.get(username=DEMO_USERNAME)
+    assert list(cup.organisers.all()) == [director]
+    client = Client()
+    client.force_login(director)
+    assert client.get(reverse("cups_manage:edit", args=[cup.pk])).status_code == 200
