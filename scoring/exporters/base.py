@@ -7,11 +7,17 @@ tournament's data version (:mod:`tournaments.versioning`) and the language; a re
 an unchanged export is read from there. Heavy ones (``is_heavy``: the table results or score sheets
 of a big field) are rendered by the background worker (:mod:`scoring.tasks`) while the page says
 how far it got.
+
+A file is stored whole or not at all (:func:`store`, :mod:`tournaments.atomic`): a full disk or a
+killed render never leaves a partial file that a later request would serve. Only canonical
+parameters (:meth:`BaseExporter.params`: rounds and values that exist) reach a file name, and an
+anonymous render is rate-limited in the URL modules (:func:`export_needs_render`).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import posixpath
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -19,10 +25,14 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.http import Http404
+from django.http import Http404, HttpRequest
 from django.utils.text import slugify
+from django.utils.translation import get_language
 
+from tournaments.atomic import remove_stale_temporaries, write_atomically
 from tournaments.models import Round, Tournament
+from tournaments.posted import whole_number
+from tournaments.versioning import stamp
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +67,8 @@ class BaseExporter:
     Subclasses set ``identifier`` (the URL slug, unique), ``verbose_name`` (lazy text for menus),
     ``audience``, ``format``, ``per_round`` (whether the URL names a round) and implement
     :meth:`render`. Parameters from the query string are read by :meth:`params` into a small dict of
-    canonical values, so two spellings of the same request share one rendered file.
+    canonical values, so two spellings of the same request share one rendered file; anything else
+    in the query is ignored, and a value naming something that does not exist is a 404.
     """
 
     identifier: str = ""
@@ -78,7 +89,9 @@ class BaseExporter:
         return params
 
     def extra_params(self, tournament: Tournament, query: Mapping[str, str]) -> dict:
-        """Parameters from the query string (none by default)."""
+        """Parameters from the query string (none by default): only canonical values of what
+        exists (a drawn round, a number from a short list), since they become part of the
+        stored file's name; ``Http404`` for a value naming something that does not exist."""
         return {}
 
     def round(self, tournament: Tournament, params: dict) -> Round:
@@ -158,6 +171,8 @@ def storage_name(tournament_id: int, identifier: str, key: str, language: str, v
 
 
 def stored(name: str) -> bool:
+    """Whether the rendered export ``name`` (:func:`storage_name`) is kept, whole: :func:`store`
+    writes under a temporary name that never equals a final one."""
     return default_storage.exists(name)
 
 
@@ -171,10 +186,23 @@ def store(name: str, content: bytes) -> str:
     """Keep ``content`` under ``name`` and delete the older versions of the same export (same
     folder, same parameters and language, a lower data version: a slow render of an old version
     finishing late never removes a newer file). Returns the name it was stored under (a second
-    render of the same version racing this one keeps the first)."""
+    render of the same version finding the first stored keeps the first).
+
+    The file is written whole or not at all: on the file system storage (the default, under
+    ``MEDIA_ROOT``) through a temporary file in the same folder, synced and renamed
+    (:func:`tournaments.atomic.write_atomically`); another storage (an object store) writes whole
+    objects itself. Raises ``OSError`` (a full disk: ``ENOSPC``) with nothing stored under
+    ``name``; the caller serves the rendered content anyway or reports the failure."""
     if default_storage.exists(name):
         return name
-    saved = default_storage.save(name, ContentFile(content))
+    try:
+        path = default_storage.path(name)
+    except NotImplementedError:
+        saved = default_storage.save(name, ContentFile(content))
+    else:
+        write_atomically(path, content, mode=default_storage.file_permissions_mode)
+        saved = name
+        remove_stale_temporaries(os.path.dirname(path))
     folder, base = posixpath.split(name)
     prefix = base.rsplit(".v", 1)[0] + ".v"
     own = _data_version(base, prefix)
@@ -191,3 +219,26 @@ def store(name: str, content: bytes) -> str:
             except OSError:  # served to someone right now on another system: next time
                 log.info("could not delete the old export %s", path)
     return saved
+
+
+def export_needs_render(request: HttpRequest, pk: int, identifier: str, number: int | None = None) -> bool:
+    """Whether the download view (:class:`scoring.views_exports.ExportView`) would render (or
+    hand to the worker) public export ``identifier`` of tournament ``pk`` for ``request``: it is
+    not stored for the tournament's current data version and language, and the request does not
+    follow a job of the worker (``?job=``). ``False`` for what the view refuses anyway (no such
+    export or tournament, a director's export). ``Http404`` as :meth:`BaseExporter.params` raises
+    it. For the rate limit of anonymous renders (:func:`tournaments.ratelimits.limit_renders`)."""
+    from ..models import ExportJob
+
+    exporter = _registry.get(identifier)
+    if exporter is None or exporter.audience != Audience.PUBLIC:
+        return False
+    tournament = Tournament.objects.filter(pk=pk).only("pk", "data_version", "created").first()
+    if tournament is None:
+        return False
+    params = exporter.params(tournament, request.GET, number)
+    job = whole_number(request.GET.get("job"))
+    if job is not None and ExportJob.objects.filter(pk=job, tournament=tournament, exporter=identifier).exists():
+        return False
+    version = stamp(tournament.data_version, tournament.created)
+    return not stored(storage_name(pk, identifier, params_key(params), get_language(), version, exporter.format.extension))
