@@ -18,9 +18,18 @@ development defaults:
   ``HSTS_INCLUDE_SUBDOMAINS=1`` only when asked); plain ``http://`` at a venue works as is.
 - ``ALLOWED_HOSTS``: comma-separated; default the host of ``PUBLIC_URL``, this machine's name and
   ``127.0.0.1,localhost``.
-- ``REDIS_URL``: a shared cache (Django's Redis backend) for several app servers; unset, each
-  process caches in its own memory (correct either way: cached pages are keyed by the tournament's
-  data version).
+- ``REDIS_URL``: a shared cache (django-redis) for several app servers; unset, each process caches
+  in its own memory (correct either way: cached pages are keyed by the tournament's data version).
+  Redis is optional at run time too: while it is down pages are rendered without it (one warning
+  a minute in the log), hands are saved and nobody sees an error.
+- ``REDIS_TIMEOUT``: seconds to wait for Redis to connect or answer (default ``0.5``); after a
+  failure a process leaves it alone for 10 seconds (:mod:`config.cache`).
+- ``RATE_LIMIT_PAGES`` (default ``600/m``), ``RATE_LIMIT_EXPORTS`` (``60/m``): how many public pages
+  and downloads one address may have rendered (not served from the cache) per minute without
+  login; ``RATE_LIMIT_PRIVATE_POSTS`` (``30/m``): confirmations and flags through one table's private
+  link from one address. Written as django-ratelimit rates (``100/m``, ``5/s``, ``1000/h``); a
+  request over the limit gets 429. ``RATE_LIMIT_IP_HEADER``: the header a reverse proxy sets to the
+  visitor's address (e.g. ``X-Real-IP``); unset, the connection's address (the proxy's, behind one).
 - ``CONN_MAX_AGE``: seconds to keep database connections open; default 0.
 - ``LOG_LEVEL``: the project's own log level on stderr (default ``INFO``); errors with tracebacks
   are always written to stderr.
@@ -37,13 +46,16 @@ development defaults:
 
 import datetime
 import os
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from config import network
+from config.cache import redis_cache
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -175,16 +187,58 @@ STORAGES = {
 }
 
 # Cached pages and exports are keyed by the tournament's data version (tournaments.versioning), so
-# any backend is correct; Redis shares the work between several app servers.
+# any backend is correct; Redis shares the work between several app servers. The cache is an
+# optimisation and may fail: django-redis ignores connection errors (a read is a miss, a write is
+# dropped), so a Redis outage renders pages uncached instead of answering 500. Short timeouts and
+# config.cache.FailFastRedis keep a dead Redis to milliseconds per request; config.cache's log
+# filter reports the outage once a minute per process instead of once per cache call. Sessions
+# and the login lock-out are in the database, not in the cache.
 _cache_prefix = network.release()
+REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT") or 0.5)
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
+        redis_cache(os.environ["REDIS_URL"], REDIS_TIMEOUT)
         if os.environ.get("REDIS_URL")
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}}
     )
     | {"KEY_PREFIX": _cache_prefix, "TIMEOUT": 6 * 3600},
 }
+DJANGO_REDIS_IGNORE_EXCEPTIONS = True  # for any other django-redis cache a deployment adds
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True  # through the "django_redis.cache" logger, filtered below
+
+
+def _rate(name: str, default: str) -> str:
+    """A django-ratelimit rate from the environment (``30/m``, ``5/s``, ``1000/h``, ``100/5m``)."""
+    value = (os.environ.get(name) or default).strip()
+    if not re.fullmatch(r"[0-9]+/[0-9]*[smhd]", value):
+        raise ImproperlyConfigured(f"{name}={value!r}: write a rate as a count per period, e.g. 30/m, 5/s or 1000/h")
+    return value
+
+
+# Bounds on what strangers can make the server do (django-ratelimit, counted in the cache above,
+# per visitor address; tournaments.ratelimits). Only work is counted: a page or download served
+# from the cache or the storage, and a 304, is never limited; neither is anyone logged in. A venue's
+# phones share the hall's one Wi-Fi address, so the limits are the whole hall's:
+# - RATE_LIMIT_PAGES: each player's own page asks again every 15 s and, while hands are being
+#   saved, is a fresh render nearly every time: 150 phones make up to 600 renders a minute. A
+#   stranger at one address can then cost the server at most about a core (0.05-0.1 s a page).
+# - RATE_LIMIT_EXPORTS: a download is rendered once per data version and then served to the whole
+#   hall from the storage; 60 fresh renders a minute leaves room for a hall downloading while
+#   hands are saved, and bounds a stranger to a PDF a second.
+# - RATE_LIMIT_PRIVATE_POSTS: a table's players confirm their sheet once and flag a few hands; 30
+#   posts a minute through one table's link from one address is far beyond that.
+# With the per-process memory cache (no REDIS_URL) each app process counts for itself (up to
+# WEB_CONCURRENCY times the limit). The limiter fails open: with the cache down nothing is
+# limited and everything still renders.
+RATE_LIMIT_PAGES = _rate("RATE_LIMIT_PAGES", "600/m")
+RATE_LIMIT_EXPORTS = _rate("RATE_LIMIT_EXPORTS", "60/m")
+RATE_LIMIT_PRIVATE_POSTS = _rate("RATE_LIMIT_PRIVATE_POSTS", "30/m")
+# The request.META key of RATE_LIMIT_IP_HEADER ("X-Real-IP" → "HTTP_X_REAL_IP"); "" for the connection's.
+_ip_header = (os.environ.get("RATE_LIMIT_IP_HEADER") or "").strip()
+RATE_LIMIT_IP_HEADER = "HTTP_" + _ip_header.upper().replace("-", "_") if _ip_header else ""
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_FAIL_OPEN = True
+RATELIMIT_IP_META_KEY = "tournaments.ratelimits.client_address"
 
 # Background work (heavy exports): django-tasks with its database backend; the worker is
 # ``manage.py db_worker``, started by scripts/serve beside the app server. The development server
@@ -285,10 +339,14 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"redis_outage": {"()": "config.cache.OncePerInterval", "seconds": 60}},
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["stderr"], "level": "WARNING"},
     "loggers": {
         "django": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+        # A Redis outage: one line a minute per process (config.cache.OncePerInterval), not one per
+        # cache call, and one when it answers again.
+        "django_redis.cache": {"handlers": ["stderr"], "level": "INFO", "filters": ["redis_outage"], "propagate": False},
         "django.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
         "tournaments": {"level": os.environ.get("LOG_LEVEL", "INFO")},
         "scoring": {"level": os.environ.get("LOG_LEVEL", "INFO")},

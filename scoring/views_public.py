@@ -2,12 +2,14 @@
 :mod:`scoring.views_exports`). Read-only."""
 
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.generic import DetailView, TemplateView, View
 
-from tournaments.models import Registration, Table, Tournament
+from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.permissions import Can
+from tournaments.posted import whole_number
 from tournaments.public_cache import CachedPublicPage, table_version
 
 from .forms import ConfirmSheetForm, FlagForm, HandForm
@@ -109,16 +111,40 @@ def parse_round(value) -> int | None:
     return number if number >= 1 else None
 
 
+def drawn_round_after(tournament_id: int, value) -> int | None:
+    """``?after=`` of the standings (page and PDF) as a round number of tournament
+    ``tournament_id``: ``None`` when absent or not a whole number (the standings after every
+    round); ``Http404`` for a number that is not one of its drawn rounds (``after=999``), so only
+    rounds that exist reach a cache key or a file name."""
+    number = whole_number(value)
+    if number is None:
+        return None
+    if not Round.objects.filter(tournament_id=tournament_id, number=number).exists():
+        raise Http404(_("This tournament has no round %(number)s drawn.") % {"number": number})
+    return number
+
+
 class StandingsView(CachedPublicPage, DetailView):
-    """Standings after every round (or ``?after=N``), with the tie-break that separated level players."""
+    """Standings after every round (or ``?after=N``, a drawn round: 404 for another number), with
+    the tie-break that separated level players."""
 
     model = Tournament
     template_name = "scoring/standings.html"
     context_object_name = "tournament"
 
+    def after(self) -> int | None:
+        """The round of ``?after=`` (:func:`drawn_round_after`), read once per request."""
+        if not hasattr(self, "_after"):
+            self._after = drawn_round_after(self.kwargs["pk"], self.request.GET.get("after"))
+        return self._after
+
+    def cache_params(self):
+        after = self.after()
+        return {} if after is None else {"after": after}
+
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        after = parse_round(self.request.GET.get("after"))
+        after = self.after()
         ctx["standings"] = compute_standings(self.object, after)
         ctx["drawn_rounds"] = list(self.object.round_set.values_list("number", flat=True))
         ctx["ruleset"] = self.object.get_ruleset()

@@ -22,10 +22,25 @@ def seconds(value) -> int:
     return number if number is not None and 5 <= number <= 120 else SLIDE_SECONDS
 
 
+def screen_params(query) -> dict:
+    """The canonical query of a screen page or slide (the page cache's key): ``seconds`` when it
+    is not the default, ``mode`` when it is ``prizes``; anything else is left out."""
+    params: dict = {}
+    chosen = seconds(query.get("seconds"))
+    if chosen != SLIDE_SECONDS:
+        params["seconds"] = chosen
+    if query.get("mode") == "prizes":
+        params["mode"] = "prizes"
+    return params
+
+
 class ScreenView(CachedPublicPage, TemplateView):
     """``/t/<id>/screen/``: the page the projector shows; ``?mode=prizes`` the prize-giving, whose
     places are revealed one by one (space, arrow or click; ``js/screen.js``); ``?seconds=N`` how
     long each slide stays."""
+
+    def cache_params(self):
+        return screen_params(self.request.GET)
 
     def get_template_names(self):
         return ["scoring/screen_prizes.html" if self.request.GET.get("mode") == "prizes" else "scoring/screen.html"]
@@ -47,6 +62,9 @@ class SlideView(CachedPublicPage, TemplateView):
     asks for slide ``n + 1`` after ``?seconds``."""
 
     template_name = "scoring/_screen_slide.html"
+
+    def cache_params(self):
+        return {k: v for k, v in screen_params(self.request.GET).items() if k == "seconds"}
 
     def get_context_data(self, **kwargs):
         tournament = get_object_or_404(Tournament, pk=kwargs["pk"])

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.generic import DetailView, View
 
-from tournaments.models import Table, Tournament
+from tournaments.models import Registration, Table, Tournament
 from tournaments.public_cache import CachedPublicPage, table_version
 
 from . import charts
@@ -21,15 +21,25 @@ from .views_public import parse_round
 SVG = "image/svg+xml"
 
 
-def chosen_player(tournament: Tournament, value) -> int | None:
-    """The registration id of ``?player=`` if it is one of ``tournament``'s, else ``None``."""
+def chosen_player(tournament_id: int, value) -> int | None:
+    """The registration id of ``?player=`` if it is one of tournament ``tournament_id``'s, else
+    ``None`` (anything else is ignored: the page without a chosen player)."""
     number = parse_round(value)  # a whole number from 1 up
-    if number is None or not tournament.registrations.filter(pk=number).exists():
+    if number is None or not Registration.objects.filter(pk=number, tournament_id=tournament_id).exists():
         return None
     return number
 
 
-class StatisticsView(CachedPublicPage, DetailView):
+class ChosenPlayerParams:
+    """The page cache's canonical query of a page with ``?player=``: the registration id when it
+    is one of the tournament's (:func:`chosen_player`), nothing else."""
+
+    def cache_params(self):
+        chosen = chosen_player(self.kwargs["pk"], self.request.GET.get("player"))
+        return {} if chosen is None else {"player": chosen}
+
+
+class StatisticsView(ChosenPlayerParams, CachedPublicPage, DetailView):
     """The statistics of the day (:func:`scoring.statistics.day_statistics`) with the pictures;
     ``?player=<registration id>`` adds that player to the progression chart."""
 
@@ -40,7 +50,7 @@ class StatisticsView(CachedPublicPage, DetailView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["stats"] = day_statistics(self.object)
-        ctx["chosen"] = chosen_player(self.object, self.request.GET.get("player"))
+        ctx["chosen"] = chosen_player(self.object.pk, self.request.GET.get("player"))
         ctx["registrations"] = self.object.registrations.select_related("player").order_by("player__name", "start_number")
         return ctx
 
@@ -57,12 +67,12 @@ class TournamentChart(CachedPublicPage, View):
         raise NotImplementedError
 
 
-class ProgressionChartView(TournamentChart):
+class ProgressionChartView(ChosenPlayerParams, TournamentChart):
     """The standings round by round: the top 10 and ``?player=<registration id>``."""
 
     def draw(self, tournament):
         """:func:`scoring.charts.progression_chart` of the top 10 and the chosen player."""
-        return charts.progression_chart(progression(tournament, chosen_player(tournament, self.request.GET.get("player"))))
+        return charts.progression_chart(progression(tournament, chosen_player(tournament.pk, self.request.GET.get("player"))))
 
 
 class ContractsChartView(TournamentChart):

@@ -9,20 +9,30 @@ cache is just as correct as a shared Redis, only fuller).
 
 Only anonymous requests are cached: a logged-in user's pages carry forms with his own CSRF token and
 director buttons. A request with messages waiting (a flash after a redirect) is rendered fresh too.
+
+Strangers cannot fill the cache: a page's key holds only what the view declares as its canonical
+query parameters (:meth:`CachedPublicPage.cache_params`), and the page is rendered seeing only
+those, so ``?x=1`` … ``?x=300`` are one page. A render for an anonymous visitor (a miss) counts
+against his address's rate (:mod:`tournaments.ratelimits`); hits and ``304`` never do.
+
+The cache may fail (a Redis outage reads as misses and drops writes): then every request renders
+its page itself, at once, and nobody waits for a render mark that was never written.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Mapping
 
 from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 
+from . import ratelimits
 from .models import Table
 from .versioning import current_stamp, stamp
 
@@ -57,9 +67,18 @@ def table_version(table_id: int) -> tuple[int, str] | None:
     return None if row is None else (row[0], stamp(row[1], row[2]))
 
 
+def canonical_query(params: Mapping[str, object]) -> str:
+    """``params`` as a query string in a fixed order (``"mode=prizes&seconds=20"``; ``""`` for none)."""
+    query = QueryDict(mutable=True)
+    for name in sorted(params):
+        query[name] = str(params[name])
+    return query.urlencode()
+
+
 def page_key(found: tuple[int, str], language: str, fragment: str, full_path: str) -> str:
     """The cache key of a public page: its tournament and version (``found``), language, whether
-    it is an htmx fragment (``"f"``) or the page (``"p"``), and its path with the query."""
+    it is an htmx fragment (``"f"``) or the page (``"p"``), and its path with the canonical query
+    (``request.path`` and :func:`canonical_query`; never the query as the visitor typed it)."""
     path = hashlib.sha256(full_path.encode()).hexdigest()[:24]
     return f"page:{found[0]}:{found[1]}:{language}:{fragment}:{path}"
 
@@ -78,13 +97,22 @@ class CachedPublicPage:
     ``version_for(**kwargs)`` gives ``(tournament id, version stamp)`` for the URL's arguments (the
     default reads ``pk`` as a tournament id) or ``None``, in which case the view answers as usual
     (its own 404). The ``ETag`` holds the tournament, its version, the language, whether htmx asked
-    for a fragment and the release of the code; the cache key adds the full path with its query.
-    Answers are ``Cache-Control: no-cache``: browsers ask again each time and get 304 while the
-    version holds. Only 200 answers are kept.
+    for a fragment and the release of the code; the cache key adds the path and the canonical
+    query parameters (:meth:`cache_params`). Answers are ``Cache-Control: no-cache``: browsers ask
+    again each time and get 304 while the version holds. Only 200 answers are kept. A render for
+    the cache counts against ``RATE_LIMIT_PAGES`` for the visitor's address (429 over it).
     """
 
     def version_for(self, **kwargs) -> tuple[int, int] | None:
         return tournament_version(kwargs["pk"])
+
+    def cache_params(self) -> dict[str, int | str]:
+        """The query parameters that choose what this page shows, in canonical form (``{"after":
+        2}``; ``{}`` by default): read from ``self.request.GET`` with ``self.kwargs`` at hand. Only
+        these reach the cache key, and the cached render sees only these (``request.GET`` is
+        replaced by them), so unknown parameters and other spellings share one page. Raise
+        ``Http404`` for a value that names something that does not exist."""
+        return {}
 
     def dispatch(self, request, *args, **kwargs):
         if not cacheable(request):
@@ -97,15 +125,26 @@ class CachedPublicPage:
         not_modified = get_conditional_response(request, etag=tag)
         if not_modified is not None:
             return self._finish(not_modified, tag)
-        key = page_key(found, get_language(), fragment, request.get_full_path())
-        cached = cache.get(key)
+        query = canonical_query(self.cache_params())
+        request.META["QUERY_STRING"] = query
+        request.GET = QueryDict(query)
+        key = page_key(found, get_language(), fragment, f"{request.path}?{query}" if query else request.path)
         rendering = key + ":rendering"
-        owner = cached is None and cache.add(rendering, 1, timeout=RENDER_LOCK_S)
-        if cached is None and not owner:
-            cached = self._rendered_meanwhile(key)
+        cached = cache.get(key)
+        owner = False
+        if cached is None:
+            added = cache.add(rendering, 1, timeout=RENDER_LOCK_S)
+            owner = bool(added)
+            if added is False:  # another worker renders it (None: the cache failed, render it here)
+                cached = self._rendered_meanwhile(key, rendering)
         if cached is not None:
             content, content_type = cached
             return self._finish(HttpResponse(content, content_type=content_type), tag)
+        wait = ratelimits.over_limit(request, "page-render", ratelimits.PAGES)
+        if wait is not None:
+            if owner:
+                cache.delete(rendering)
+            return ratelimits.too_many_requests(request, wait)
         try:
             response = super().dispatch(request, *args, **kwargs)
             if hasattr(response, "render") and callable(response.render):
@@ -119,18 +158,21 @@ class CachedPublicPage:
                 cache.delete(rendering)
 
     @staticmethod
-    def _rendered_meanwhile(key: str):
+    def _rendered_meanwhile(key: str, rendering: str):
         """One render per version, not one per viewer who asks in the same instant: the first to
-        miss marks the page as being rendered (``cache.add``, atomic in Redis and in the memory
-        cache) and renders it; the others come here and wait for the cached page, checking every
-        20 ms for at most :data:`RENDER_WAIT_S`. Returns it, or ``None`` if it did not come (the
-        caller renders it then)."""
+        miss marks the page as being rendered (``cache.add`` of ``rendering``, atomic in Redis and
+        in the memory cache) and renders it; the others come here and wait for the cached page,
+        checking every 20 ms for at most :data:`RENDER_WAIT_S`. Returns it, or ``None`` (the
+        caller renders it then) if it did not come in time or the mark is gone without it (the
+        render failed, or the cache failed meanwhile)."""
         deadline = time.monotonic() + RENDER_WAIT_S
         while time.monotonic() < deadline:
             time.sleep(0.02)
-            cached = cache.get(key)
-            if cached is not None:
-                return cached
+            found = cache.get_many([key, rendering])
+            if found.get(key) is not None:
+                return found[key]
+            if rendering not in found:
+                return None
         return None
 
     @staticmethod

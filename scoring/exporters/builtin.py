@@ -26,14 +26,6 @@ from .base import CSV, XLSX, Audience, BaseExporter, no_progress, register
 PART_TABLES = 10  # tables laid out per part of a long print: the worker's progress steps
 
 
-def _int(query, name: str) -> int | None:
-    """A whole number from the query string, ``None`` if absent or not one."""
-    try:
-        return int(query.get(name, ""))
-    except ValueError:
-        return None
-
-
 @register
 class StandingsXlsx(BaseExporter):
     identifier = "standings-xlsx"
@@ -49,14 +41,17 @@ class StandingsXlsx(BaseExporter):
 
 @register
 class StandingsPdf(BaseExporter):
-    """``?after=N``: the standings after round N (all rounds otherwise)."""
+    """``?after=N``: the standings after round N, a drawn round (404 for another number; all
+    rounds when absent or not a number)."""
 
     identifier = "standings-pdf"
     verbose_name = gettext_lazy("Standings (PDF)")
 
     def extra_params(self, tournament, query):
-        after = _int(query, "after")
-        return {"after": after} if after is not None and after >= 1 else {}
+        from ..views_public import drawn_round_after
+
+        after = drawn_round_after(tournament.pk, query.get("after"))
+        return {} if after is None else {"after": after}
 
     def suffix(self, params):
         return f"standings-after-round-{params['after']}" if "after" in params else "standings"
