@@ -37,7 +37,7 @@ from .models import Tournament, TournamentRole
 from .permissions import SitePermissionRequiredMixin
 
 # The largest archive taken: the packed size the backup module reads at most.
-MAX_UPLOAD_BYTES = getattr(backup, "MAX_PACKED_BYTES", 32 * 1024 * 1024)
+MAX_UPLOAD_BYTES = backup.MAX_PACKED_BYTES
 PENDING_PER_SESSION = 3
 PENDING_MAX = 30
 PENDING_HOURS = 6
