@@ -10,7 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 import variants
 
-from .models import Player, Registration, Seat, Table, Tournament
+from .cup_roles import managed_cups, may_put_in_cup
+from .models import Cup, Player, Registration, Seat, Table, Tournament
 from .registration import name_key
 from .text import CleanTextFormMixin
 
@@ -57,8 +58,15 @@ class TournamentForm(CleanTextFormMixin, forms.ModelForm):
         fields = ["name", "date", "venue", "rounds", "hands_per_round", "draw_mode", "cup", "away", "status"]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, user=None, **kwargs):
+        """``user``: who fills the form; he is offered only the cups he keeps (and the one the
+        tournament is in), :func:`tournaments.cup_roles.may_put_in_cup`. ``None`` (a command, a
+        restore's check) offers every cup."""
         super().__init__(*args, **kwargs)
+        self.user = user
+        if user is not None:
+            current = Cup.objects.filter(pk=self.instance.cup_id) if self.instance.cup_id else Cup.objects.none()
+            self.fields["cup"].queryset = (managed_cups(user) | current).distinct()
         for name in ("rounds", "hands_per_round", "draw_mode"):
             self.fields[name].required = False
         self.fields["rounds"].help_text = _("Empty: the chosen ruleset's default, shown in grey.")
@@ -112,6 +120,8 @@ class TournamentForm(CleanTextFormMixin, forms.ModelForm):
     def clean(self):
         data = super().clean()
         rs = self.edition()
+        if self.user is not None and not may_put_in_cup(self.user, data.get("cup"), self.instance.cup_id):
+            self.add_error("cup", _("Only the organisers of %(cup)s may put a tournament in it.") % {"cup": data["cup"].name})
         if rs is not None and data.get("cup") is not None and data["cup"].ruleset != rs.key:
             self.add_error("cup", _("%(cup)s is a cup of another ruleset: a cup ranks tournaments of one ruleset.") % {"cup": data["cup"].name})
         if rs is not None:

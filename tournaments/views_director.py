@@ -54,6 +54,9 @@ class TournamentCreateView(SitePermissionRequiredMixin, CreateView):
     template_name = "tournaments/form.html"
     extra_context = {"title": gettext_lazy("New tournament")}  # lazy: class attributes are set at import
 
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "user": self.request.user}
+
     def form_valid(self, form):
         with transaction.atomic():
             response = super().form_valid(form)
@@ -69,6 +72,9 @@ class TournamentUpdateView(RoleRequiredMixin, UpdateView):
     form_class = TournamentForm
     template_name = "tournaments/form.html"
     extra_context = {"title": gettext_lazy("Edit tournament")}
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "user": self.request.user}
 
     def form_valid(self, form):
         with transaction.atomic():

@@ -139,17 +139,21 @@ class ActionLogView(RoleRequiredMixin, ListView):
 
     def get_queryset(self):
         entries = ActionLog.objects.filter(tournament_id=self.kwargs["pk"]).select_related("user").order_by("-created", "-pk")
+        # Who acted, by the name kept with each entry (also for users gone since, or not restored
+        # with an archive); only a name in the log is a filter, anything else shows every entry.
+        self.users = sorted(set(entries.exclude(user_name="").values_list("user_name", flat=True)))
+        wanted = self.request.GET.get("user", "").strip()
         self.filters = {
             "action": self.request.GET.get("action", "") if self.request.GET.get("action") in ActionLog.Action.values else "",
             "round": whole_number(self.request.GET.get("round")),
-            "user": self.request.GET.get("user", "").strip(),
+            "user": wanted if wanted in self.users else "",
         }
         if self.filters["action"]:
             entries = entries.filter(action=self.filters["action"])
         if self.filters["round"] is not None:
             entries = entries.filter(round_number=self.filters["round"])
         if self.filters["user"]:
-            entries = entries.filter(user__username=self.filters["user"])
+            entries = entries.filter(user_name=self.filters["user"])
         return entries
 
     def get_context_data(self, **kwargs):
@@ -160,6 +164,6 @@ class ActionLogView(RoleRequiredMixin, ListView):
             "tournament": tournament,
             "filters": self.filters,
             "actions": ActionLog.Action.choices,
-            "users": sorted(set(tournament.actions.exclude(user=None).values_list("user__username", flat=True))),
+            "users": self.users,
             "query": urlencode(query),  # kept by the page links
         }

@@ -213,6 +213,25 @@ def test_only_a_cups_organiser_may_put_a_tournament_in_it(anna_cup):
     assert may_put_in_cup(bert, None) and may_put_in_cup(bert, cup, current_cup_id=cup.pk)  # leaving, or staying, is his
 
 
+def test_the_tournament_form_offers_and_accepts_only_the_cups_its_user_keeps(anna_cup, make_tournament, director, english):
+    cup, _anna, _client = anna_cup  # the director organises the tournament, Anna keeps the cup
+    cup.organisers.remove(director)
+    t = make_tournament(players=4, name="Herbstturnier")
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("tournaments_director:edit", args=[t.pk])).content.decode()
+    assert f'value="{cup.pk}"' not in page
+    data = {"name": t.name, "date": "2026-11-21", "venue": "", "ruleset_edition": "tiroler-tarockcup|2019/20", "rounds": "3",
+            "hands_per_round": "16", "draw_mode": "avoid_repeats", "status": "planned", "cup": str(cup.pk)}
+    response = client.post(reverse("tournaments_director:edit", args=[t.pk]), data)
+    assert response.status_code == 200 and Tournament.objects.get(pk=t.pk).cup is None
+    assert not CupAction.objects.filter(action=Action.TOURNAMENT_JOINED).exists()
+    # Put in the cup by its keeper, the tournament stays in it when its director saves it again.
+    Tournament.objects.filter(pk=t.pk).update(cup=cup)
+    assert client.post(reverse("tournaments_director:edit", args=[t.pk]), {**data, "venue": "Imst"}).status_code == 302
+    assert Tournament.objects.get(pk=t.pk).cup == cup
+
+
 def test_the_demo_director_keeps_the_demo_cup():
     from scoring.demo import DEMO_USERNAME, build_demo_cup
 

@@ -204,6 +204,21 @@ def test_the_action_log_shows_who_did_what(director_client, director, day):
 
 
 @pytest.mark.django_db
+def test_the_action_log_keeps_the_name_of_a_user_gone_and_filters_by_it(director_client, director, day):
+    t, reg = day["tournament"], day["registration"]
+    helper = client_for(user("helfer", Level.DIRECTOR, t))
+    helper.post(reverse("tournaments_director:withdraw", args=[t.pk, reg.pk]), {"withdrawn": "1"})
+    User.objects.filter(username="helfer").delete()
+    url = reverse("tournaments_director:action_log", args=[t.pk])
+    page = director_client.get(url + "?user=helfer").content.decode()
+    assert "<td>helfer</td>" in page and "<option selected>helfer</option>" in page
+    # A name nobody in the log has (a NUL included, which PostgreSQL cannot even compare) filters nothing.
+    for junk in ("niemand", "hel\x00fer"):
+        response = director_client.get(url, {"user": junk})
+        assert response.status_code == 200 and "<td>helfer</td>" in response.content.decode()
+
+
+@pytest.mark.django_db
 def test_build_demo_leaves_an_existing_user_alone(settings):
     settings.DEBUG = True
     someone = User.objects.create_user("director", password="mein-eigenes-passwort", email="a@b.at")
