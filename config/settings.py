@@ -40,7 +40,8 @@ development defaults:
   rendered by the background worker (the exporters' own figures by default).
 - ``LOGIN_FAILURE_LIMIT`` (default 5) and ``LOGIN_LOCKOUT_MINUTES`` (default 15): the login
   lock-out after wrong passwords for one user name from one address (django-axes).
-- ``EMAIL_HOST`` (unset: e-mail to the console), ``EMAIL_PORT`` (587), ``EMAIL_HOST_USER``,
+- ``EMAIL_HOST`` (unset: no e-mail at all; the password-reset page then says to ask the
+  tournament's organiser for a one-time password), ``EMAIL_PORT`` (587), ``EMAIL_HOST_USER``,
   ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS`` (on), ``DEFAULT_FROM_EMAIL``: the password-reset mail.
 """
 
@@ -241,8 +242,8 @@ RATELIMIT_FAIL_OPEN = True
 RATELIMIT_IP_META_KEY = "tournaments.ratelimits.client_address"
 
 # Background work (heavy exports): django-tasks with its database backend; the worker is
-# ``manage.py db_worker``, started by scripts/serve beside the app server. The development server
-# (DEBUG on) runs no worker: there a task runs at once, in the request that asked for it.
+# ``manage.py run_worker``, started and restarted by scripts/serve beside the app server. The
+# development server (DEBUG on) runs no worker: there a task runs at once, in the request that asked.
 TASKS = {
     "default": {
         "BACKEND": "django_tasks.backends.immediate.ImmediateBackend"
@@ -297,12 +298,14 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
 
-# Password reset by e-mail through Django's own views. Mail goes to the console (the terminal of
-# scripts/serve) unless EMAIL_HOST is set: then SMTP with EMAIL_PORT, EMAIL_HOST_USER,
-# EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (default on) and DEFAULT_FROM_EMAIL.
+# Password reset by e-mail through Django's own views, by SMTP when EMAIL_HOST is set (with
+# EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, default on, and
+# DEFAULT_FROM_EMAIL). Without it no mail is sent anywhere, the console and so the server's log
+# included (a reset link in a log is a key to the account): the reset page asks the user to get a
+# one-time password from his organiser instead.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_BACKEND = (
-    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.dummy.EmailBackend"
 )
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
