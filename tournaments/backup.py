@@ -56,21 +56,22 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.core.validators import ProhibitNullCharactersValidator
 from django.db import DatabaseError, connection, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
+from . import text
 from .errors import Refused
 
 FORMAT = "tarock-tournament"
 VERSION = 1
-# A 1,000-player day of seven rounds with every hand's history packs to about 3 MB and unpacks to
-# about 30 MB (``bench/backup_bench.py``); the limits leave room for twice that field.
-MAX_PACKED_BYTES = 32 * 1024 * 1024
-MAX_UNPACKED_BYTES = 96 * 1024 * 1024
+# A 1,000-player day of seven rounds (27,940 hands, each with its history) packs to 1.2 MB and
+# unpacks to 18.5 MB; checking it takes about 150 MB (``bench/backup_bench.py``). The limits leave
+# room for three times that day, and bound what an archive can make the server hold.
+MAX_PACKED_BYTES = 16 * 1024 * 1024
+MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 READ_CHUNK = 1024 * 1024
 # The deepest a row's JSON value nests (a hand record's bonuses are 3 levels; a draw report 3).
 MAX_DEPTH = 12
@@ -261,16 +262,17 @@ def _unpack(content: bytes) -> bytes:
     pieces, size = [], 0
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(content)) as unpacked:
-            while piece := unpacked.read(READ_CHUNK):
+            while size <= MAX_UNPACKED_BYTES and (piece := unpacked.read(READ_CHUNK)):
                 pieces.append(piece)
                 size += len(piece)
-                if size > MAX_UNPACKED_BYTES:
-                    raise BackupRefused(
-                        _("The archive unpacks to more than %(mb)s MB; refused, nothing was restored.")
-                        % {"mb": MAX_UNPACKED_BYTES // 2**20}
-                    )
     except (OSError, EOFError, zlib.error) as error:
+        pieces.clear()  # the refusal's traceback keeps this frame: not what was read with it
         raise BackupRefused(_("This is not a complete tournament archive (%(error)s).") % {"error": error}) from error
+    if size > MAX_UNPACKED_BYTES:
+        pieces.clear()
+        raise BackupRefused(
+            _("The archive unpacks to more than %(mb)s MB; refused, nothing was restored.") % {"mb": MAX_UNPACKED_BYTES // 2**20}
+        )
     return b"".join(pieces)
 
 
@@ -289,11 +291,12 @@ def _read(content: bytes) -> tuple[dict, dict]:
         raise BackupRefused(_("The archive nests deeper than a tournament archive does: damaged or edited. Nothing was restored.")) from error
     except (ValueError, UnicodeDecodeError) as error:
         raise BackupRefused(_("The archive is damaged: %(error)s.") % {"error": error}) from error
-    del raw
+    finally:
+        del raw  # the refusal's traceback keeps this frame
     if not isinstance(archive, dict) or archive.get("format") != FORMAT:
         raise BackupRefused(_("This file is not a tournament archive of this program."))
     version = archive.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version > VERSION:
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
         raise BackupRefused(
             _("The archive has format version %(version)s; this program reads up to version %(known)s. Update the program first.")
             % {"version": version, "known": VERSION}
@@ -341,18 +344,33 @@ def _depth_problem(value) -> str | None:
     return None
 
 
-_NULL_CHARACTERS = ProhibitNullCharactersValidator()
+def _name_like_fields() -> dict:
+    """``{model: its fields checked as names}``: the fields the forms that write them check as
+    names (``name_like_fields`` of :class:`tournaments.text.CleanTextFormMixin`); every other text
+    is checked as text (:func:`tournaments.text.text_problem`)."""
+    from scoring.forms import ConfirmSheetForm
+    from scoring.models import PrizeCategory, PrizeFund, SheetConfirmation
+    from scoring.views_prizes import PrizeCategoryForm, PrizeFundForm
+
+    from .forms import PlayerForm, TournamentForm
+    from .models import ActionLog, Player, Tournament
+
+    forms = {Player: PlayerForm, Tournament: TournamentForm, PrizeFund: PrizeFundForm,
+             PrizeCategory: PrizeCategoryForm, SheetConfirmation: ConfirmSheetForm}
+    fields = {model: set(getattr(form, "name_like_fields", ())) for model, form in forms.items()}
+    fields[ActionLog] = {"user_name"}  # who did it, shown as a name
+    return fields
 
 
-def _text_checks():
-    """The project's checks of typed text beyond the model fields' validators (control and
-    invisible characters), where the project has them (:mod:`tournaments.text`)."""
-    try:
-        from . import text
-    except ImportError:
-        return ()
-    check = getattr(text, "validate_text", None) or getattr(text, "check_text", None)
-    return (check,) if callable(check) else ()
+def _note_problem(record) -> str | None:
+    """What is wrong with a hand record's note (shown on the sheet beside the names, so checked as
+    the hand form checks it: as a name), else ``None``."""
+    from scoring.forms import HandForm
+
+    note = record.get("note") if isinstance(record, dict) else None
+    if not isinstance(note, str):
+        return None
+    return text.text_problem(note, name_like="note" in HandForm.name_like_fields)
 
 
 class _Cleaner:
@@ -367,7 +385,7 @@ class _Cleaner:
         self.fields = {f.attname: f for f in model._meta.concrete_fields if f.attname not in skip}
         self.kinds = {name: f.get_internal_type() for name, f in self.fields.items()}
         self.ranges = {name: _int_range(f) for name, f in self.fields.items() if self.kinds[name] in self.INTEGERS}
-        self.text_checks = _text_checks()
+        self.name_like = _name_like_fields().get(model, set())
         # A hand's history is written by django-simple-history, never by a form: an empty reason
         # is what it stores for "none given".
         self.blank_ok = hasattr(model, "instance_type")  # django-simple-history's historical models
@@ -383,9 +401,9 @@ class _Cleaner:
         if kind in self.STRINGS:
             if not isinstance(value, str):
                 raise ValidationError(_("text was expected, not %(value)s") % {"value": json.dumps(value)[:40]})
-            _NULL_CHARACTERS(value)
-            for check in self.text_checks:
-                check(value)
+            problem = text.text_problem(value, name_like=name in self.name_like, multiline=kind == "TextField")
+            if problem:
+                raise ValidationError(problem)
         elif kind in self.INTEGERS:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValidationError(_("a whole number was expected, not %(value)s") % {"value": json.dumps(value)[:40]})
@@ -410,9 +428,15 @@ class _Cleaner:
         elif kind == "DecimalField":
             if not isinstance(value, (str, int)) or isinstance(value, bool):
                 raise ValidationError(_("an amount was expected, not %(value)s") % {"value": json.dumps(value)[:40]})
-        value = f.to_python(value)
-        if kind == "DateTimeField" and value is not None and timezone.is_naive(value):
-            value = timezone.make_aware(value, timezone.get_default_timezone())
+        if kind == "DateTimeField":
+            try:
+                value = datetime.fromisoformat(value)  # as the archive writes them; quicker than Django's parser
+            except ValueError:
+                value = f.to_python(value)
+            if value is not None and timezone.is_naive(value):
+                value = timezone.make_aware(value, timezone.get_default_timezone())
+        else:
+            value = f.to_python(value)
         if not (self.blank_ok and value == ""):
             f.validate(value, None)
         f.run_validators(value)
@@ -514,10 +538,8 @@ class _Checker:
             if name in links or name in ("id", "history_id"):
                 continue
             if name not in row:
-                if f.has_default():
-                    row[name] = f.get_default()  # an older archive: the field's default
-                elif f.null:
-                    row[name] = None
+                if f.has_default() or f.null or (f.blank and f.empty_strings_allowed):
+                    row[name] = f.get_default()  # an older archive: the field's default ("" or None where it has none)
                 elif not getattr(f, "auto_now_add", False):
                     raise _refuse(self.where(key, model, row), _("its field “%(field)s” is missing.") % {"field": f.verbose_name})
                 continue
@@ -561,8 +583,11 @@ class _Checker:
         self.rs = rs
         self.check_tournament(tournament, Tournament)
         self.ids["tournament"] = {tournament["id"]}
-        if not isinstance(data.get("cup"), (str, type(None))):
+        cup = data.get("cup")
+        if not isinstance(cup, (str, type(None))):
             raise _refuse(_("cup"), _("the cup's name is not text."))
+        if cup and (problem := text.text_problem(cup, name_like=True)):
+            raise _refuse(_("cup"), problem)
 
         players = self.part("players")
         self.ids["players"] = self.unique_ids("players", Player, players)
@@ -683,6 +708,7 @@ class _Checker:
                 raise _refuse(self.where("tables", Table, row), _("tables are numbered from 1."))
             self.table_of[row["id"]] = (self.round_number[row["round_id"]], row["number"])
         self.unique("tables", rows, ("round_id", "number"), lambda r: self.where("tables", Table, r))
+        self.unique("tables", rows, ("token",), lambda r: _("the private link of %(table)s") % {"table": self.where("tables", Table, r)})
 
     def check_seats(self, rows) -> None:
         """Every table seats a number of players the ruleset plays at, in positions 0, 1, …, each
@@ -734,6 +760,8 @@ class _Checker:
                 self.check_row(hand, size)
                 if not isinstance(hand["record"], dict):
                     raise _refuse(self.where_hand(table["id"], hand["number"]), _("its record is not a hand record."))
+                if problem := _note_problem(hand["record"]):
+                    raise _refuse(self.where_hand(table["id"], hand["number"]), _("its note: %(problem)s") % {"problem": problem})
                 seats_played = hand["record"].get("seats")
                 if seats_played is not None and not (
                     isinstance(seats_played, list) and all(isinstance(s, int) and not isinstance(s, bool) for s in seats_played)
@@ -790,10 +818,9 @@ class _Checker:
         for row in rows:
             if not isinstance(row["record"], dict):
                 raise _refuse(self.where_hand(row["table_id"], row["number"]), _("a version in its history has no hand record."))
+            if problem := _note_problem(row["record"]):
+                raise _refuse(self.where_hand(row["table_id"], row["number"]), _("the note of a version in its history: %(problem)s") % {"problem": problem})
             self.check_row(row, sizes[row["table_id"]])
-
-    def check_flags(self, rows) -> None:
-        pass
 
     def check_roles(self, rows) -> None:
         self.unique("roles", rows, ("user_id",), lambda r: _("the role of %(name)s") % {"name": self.users[r["user_id"]]})

@@ -1,5 +1,5 @@
-"""Issue 17: a tournament exported to one archive and imported into an empty database gives the
-same standings, PDF text and workbook cells; a damaged archive is refused with nothing written."""
+"""A tournament exported to one archive and imported into an empty database gives the same
+standings, PDF text and workbook cells; a damaged archive is refused with nothing written."""
 
 import gzip
 import io
