@@ -88,7 +88,9 @@ class ArchiveSummary:
     """What an archive holds, after every check :func:`restore` makes (:func:`summarize`).
 
     ``name``, ``venue``, ``date`` (a ``datetime.date``) of the tournament; ``ruleset`` (the
-    registry's key), ``edition``, ``ruleset_name`` (the ruleset's name, translated); ``players``
+    registry's key), ``edition``, ``ruleset_name`` (the ruleset's name, translated) and
+    ``ruleset_label`` (ruleset and edition as players name them, translated, as the tournament
+    form offers them: "Tiroler Tarockcup 2019/20", "Cego Ichenheim"); ``players``
     (registrations), ``rounds`` (rounds drawn), ``planned_rounds`` (the tournament's rounds),
     ``hands`` (hands stored now), ``deleted_hands`` (hands deleted, kept in their history),
     ``actions`` (action-log entries); ``exported_at`` (an aware ``datetime``, ``None`` if the file
@@ -107,6 +109,7 @@ class ArchiveSummary:
     rounds: int
     exported_at: datetime | None
     venue: str = ""
+    ruleset_label: str = ""
     planned_rounds: int = 0
     deleted_hands: int = 0
     actions: int = 0
@@ -891,6 +894,7 @@ def summarize(content: bytes) -> ArchiveSummary:
         rounds=len(checked.data["rounds"]),
         exported_at=exported,
         venue=t.get("venue", ""),
+        ruleset_label=_(checked.ruleset.label),
         planned_rounds=t["rounds"],
         deleted_hands=len(checked.deleted_hands),
         actions=len(checked.data["actions"]),

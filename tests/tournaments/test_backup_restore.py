@@ -287,7 +287,7 @@ def test_restoring_beside_the_original_gives_a_second_equal_tournament(day):
 def test_the_summary_tells_what_the_archive_holds(day, english):
     summary = summarize(export_tournament(day))
     assert (summary.name, summary.ruleset, summary.edition, summary.date) == ("Tag der Wahrheit", "tiroler-tarockcup", "2019/20", datetime.date(2026, 11, 21))
-    assert summary.ruleset_name == day.get_ruleset().name
+    assert summary.ruleset_name == day.get_ruleset().name and summary.ruleset_label == day.get_ruleset().label
     assert summary.players == day.registrations.count() == 10
     assert summary.rounds == summary.planned_rounds == 2
     assert summary.hands == Hand.objects.filter(table__round__tournament=day).count()

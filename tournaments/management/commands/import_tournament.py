@@ -32,8 +32,8 @@ class Command(BaseCommand):
         ))
         rounds = t.round_set.count()
         self.stdout.write(
-            _("%(ruleset)s %(edition)s, %(date)s: %(players)s players, %(rounds)s of %(planned)s rounds, %(hands)s hands.")
-            % {"ruleset": _(t.get_ruleset().name), "edition": t.edition, "date": t.date.isoformat(),
+            _("%(ruleset)s, %(date)s: %(players)s players, %(rounds)s of %(planned)s rounds, %(hands)s hands.")
+            % {"ruleset": _(t.get_ruleset().label), "date": t.date.isoformat(),
                "players": t.registrations.count(), "rounds": rounds, "planned": t.rounds,
                "hands": t.round_set.values("tables__hands").exclude(tables__hands=None).count()}
         )
