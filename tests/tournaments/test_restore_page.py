@@ -32,7 +32,8 @@ def organiser(db):
 
 
 @pytest.fixture
-def organiser_client(client, organiser):
+def organiser_client(client, organiser, english):
+    """The organiser, logged in, reading the pages in English (the texts asserted below)."""
     client.force_login(organiser)
     return client
 
