@@ -326,6 +326,11 @@ def read_archive(content: bytes) -> dict:
 
 
 def _refuse(where: str, problem: str) -> BackupRefused:
+    """The refusal of the archive at ``where`` (a row, a field) for ``problem``, one sentence
+    whatever punctuation the problem's own message ends with."""
+    problem = str(problem).rstrip()
+    if not problem.endswith((".", "!", "?", "…")):
+        problem += "."
     return BackupRefused(_("The archive was refused (%(where)s): %(problem)s Nothing was restored.") % {"where": where, "problem": problem})
 
 
