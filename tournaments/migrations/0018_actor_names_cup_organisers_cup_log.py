@@ -9,8 +9,10 @@ from django.db import migrations, models
 
 def fill_names_and_organisers(apps, schema_editor):
     ActionLog = apps.get_model("tournaments", "ActionLog")
-    for entry in ActionLog.objects.filter(user__isnull=False).select_related("user").iterator():
-        ActionLog.objects.filter(pk=entry.pk).update(user_name=entry.user.username)
+    User = apps.get_model(settings.AUTH_USER_MODEL)
+    # One UPDATE for the whole log (a long day's log holds tens of thousands of entries).
+    username = User.objects.filter(pk=models.OuterRef("user_id")).values("username")[:1]
+    ActionLog.objects.filter(user__isnull=False).update(user_name=models.Subquery(username))
     Cup = apps.get_model("tournaments", "Cup")
     TournamentRole = apps.get_model("tournaments", "TournamentRole")
     for cup in Cup.objects.all():
