@@ -24,8 +24,8 @@ def fresh_cache_and_media(settings, tmp_path):
 @pytest.fixture
 def director(db):
     """A user of the "Organisers" group who is organiser of every tournament and every cup of the
-    test: those that exist when he is asked for and those created afterwards (issue 17: rights
-    come from a role in the tournament, never from ``is_staff``)."""
+    test: those that exist when he is asked for and those created afterwards (rights come from a
+    role in the tournament or from keeping a cup, never from ``is_staff``)."""
     from django.db.models.signals import post_save
 
     from tournaments.models import TournamentRole

@@ -1,7 +1,7 @@
-"""The organiser's pages of a tournament (issue 17): its roles (he gives and takes them, and sets a
-one-time password for a user who forgot his), its backup archive, deleting it (typed
-confirmation, a backup written first); and its action log (for organisers and directors,
-filterable)."""
+"""The pages of a tournament for the people who run it: its roles (its organiser gives and takes
+them, and sets a one-time password for a user who forgot his), its backup archive and deleting it
+(typed confirmation, a backup written first), all for its organisers; and its action log (for
+organisers and directors, filterable)."""
 
 from urllib.parse import urlencode
 
