@@ -1,16 +1,16 @@
 from django.urls import path
 
-from tournaments.ratelimits import limit_private_posts, limit_renders
+from tournaments.ratelimits import limit_private_posts
 
 from . import views_public as v
 from . import views_statistics as stats
-from .exporters.base import export_needs_render
 from .views_exports import ExportView
 
 # A download rendered for an anonymous visitor (not yet stored for this data version) counts
-# against RATE_LIMIT_EXPORTS for his address; one served from the storage never does. The pages
-# count their renders themselves (tournaments.public_cache, RATE_LIMIT_PAGES).
-export_view = limit_renders(ExportView.as_view(), export_needs_render)
+# against RATE_LIMIT_EXPORTS for his address, in the view (ExportView.render_refused); one served
+# from the storage never does. The pages count their renders themselves (tournaments.public_cache,
+# RATE_LIMIT_PAGES).
+export_view = ExportView.as_view()
 
 app_name = "scoring"
 urlpatterns = [

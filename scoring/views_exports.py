@@ -5,6 +5,10 @@ data version already; else it is rendered now, or, if heavy, by the worker while
 prepared" page refreshes itself with the progress (``?job=<id>`` keeps it on the job it started, so a
 busy tournament whose version moves on meanwhile still gets its file). A job whose worker
 vanished (its lease passed, :mod:`scoring.tasks`) is queued again by the next look at its page.
+
+An anonymous visitor's render (inline or by starting the worker) counts against
+``RATE_LIMIT_EXPORTS`` for his address and is answered 429 over it
+(:mod:`tournaments.ratelimits`); a file served from the storage and a job's page never count.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.views.generic import View
 
+from tournaments import ratelimits
 from tournaments.models import Tournament
 from tournaments.permissions import Level, has_role
 from tournaments.posted import whole_number
@@ -40,7 +45,7 @@ class ExportView(View):
     """``GET``: the export ``identifier`` of tournament ``pk`` (round ``number`` for per-round
     exports) as a download, or the page that waits for the worker (and queues a stuck job again).
     ``POST`` on a failed or stuck job's page tries again: the job is removed and the next ``GET``
-    starts a new one."""
+    starts a new one. A render for an anonymous visitor is rate-limited (:meth:`render_refused`)."""
 
     def setup_export(self, request, pk, identifier, number=None):
         self.exporter = get_exporter(identifier)
@@ -67,6 +72,9 @@ class ExportView(View):
         name = storage_name(self.tournament.pk, self.exporter.identifier, self.key, self.language, self.stamp, self.exporter.format.extension)
         if stored(name):
             return self.download(default_storage.open(name))
+        refused = self.render_refused(request)
+        if refused is not None:
+            return refused
         if self.exporter.is_heavy(self.tournament, self.params):
             return redirect(self.job_url(request, self.heavy_job()))
         content = self.exporter.render(self.tournament, self.params)
@@ -88,6 +96,16 @@ class ExportView(View):
             tournament=self.tournament,
         ).delete()
         return redirect(self.job_url(request, None))
+
+    def render_refused(self, request) -> HttpResponse | None:
+        """The ``429`` page (translated, with ``Retry-After``) when an anonymous visitor is over
+        ``RATE_LIMIT_EXPORTS`` for his address, counting this render; ``None`` to go on (a
+        logged-in user is never limited, and the limiter lets everything through when the cache
+        cannot count)."""
+        if request.user.is_authenticated:
+            return None
+        wait = ratelimits.over_limit(request, "export-render", ratelimits.EXPORTS)
+        return None if wait is None else ratelimits.too_many_requests(request, wait)
 
     def heavy_job(self) -> ExportJob:
         """The job that renders this export at this version: the existing one, or a new one

@@ -7,7 +7,10 @@ storage, a ``304`` never), and a post through a table's private link. A request 
 answered ``429 Too Many Requests`` with a translated page and ``Retry-After``. The limiter fails
 open: when the cache cannot count (Redis down), nothing is limited.
 
-The decorators are applied in the URL modules, where every limited address can be seen.
+The page cache (:mod:`tournaments.public_cache`) and the download view
+(:class:`scoring.views_exports.ExportView`) count their renders with :func:`over_limit` where
+they know a render is due; the limit of the private links' posts is a decorator applied in the URL
+module, where the limited address can be seen.
 """
 
 from __future__ import annotations
@@ -67,22 +70,6 @@ def too_many_requests(request: HttpRequest, retry_after: int = 60) -> HttpRespon
     response = render(request, "429.html", {"retry_after": retry_after}, status=429)
     response["Retry-After"] = str(retry_after)
     return response
-
-
-def limit_renders(view: Callable, needs_render: Callable[..., bool], setting: str = EXPORTS, group: str = "export-render") -> Callable:
-    """Wrap ``view`` so that an anonymous GET or HEAD for which ``needs_render(request, **kwargs)``
-    is true counts against ``settings.<setting>`` and is answered 429 over it. ``needs_render``
-    sees the URL's keyword arguments; it may raise ``Http404`` (the view would answer the same)."""
-
-    @wraps(view)
-    def limited(request, *args, **kwargs):
-        if request.method in ("GET", "HEAD") and not request.user.is_authenticated and needs_render(request, **kwargs):
-            wait = over_limit(request, group, setting)
-            if wait is not None:
-                return too_many_requests(request, wait)
-        return view(request, *args, **kwargs)
-
-    return limited
 
 
 def limit_private_posts(view: Callable) -> Callable:

@@ -1,14 +1,12 @@
 from django.urls import path
 
-from scoring.exporters.base import export_needs_render
 from scoring.views_exports import ExportView
 
 from . import views_public as v
-from .ratelimits import limit_renders
 
-# The seating PDFs rendered for anonymous visitors count against RATE_LIMIT_EXPORTS (see
-# scoring.urls_public).
-export_view = limit_renders(ExportView.as_view(), export_needs_render)
+# The seating PDFs rendered for anonymous visitors count against RATE_LIMIT_EXPORTS in the view
+# (see scoring.urls_public).
+export_view = ExportView.as_view()
 
 app_name = "tournaments"
 urlpatterns = [

@@ -11,7 +11,7 @@ how far it got.
 A file is stored whole or not at all (:func:`store`, :mod:`tournaments.atomic`): a full disk or a
 killed render never leaves a partial file that a later request would serve. Only canonical
 parameters (:meth:`BaseExporter.params`: rounds and values that exist) reach a file name, and an
-anonymous render is rate-limited in the URL modules (:func:`export_needs_render`).
+anonymous render is rate-limited by the download view.
 """
 
 from __future__ import annotations
@@ -25,14 +25,11 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.http import Http404, HttpRequest
+from django.http import Http404
 from django.utils.text import slugify
-from django.utils.translation import get_language
 
 from tournaments.atomic import remove_stale_temporaries, write_atomically
 from tournaments.models import Round, Tournament
-from tournaments.posted import whole_number
-from tournaments.versioning import stamp
 
 log = logging.getLogger(__name__)
 
@@ -220,25 +217,3 @@ def store(name: str, content: bytes) -> str:
                 log.info("could not delete the old export %s", path)
     return saved
 
-
-def export_needs_render(request: HttpRequest, pk: int, identifier: str, number: int | None = None) -> bool:
-    """Whether the download view (:class:`scoring.views_exports.ExportView`) would render (or
-    hand to the worker) public export ``identifier`` of tournament ``pk`` for ``request``: it is
-    not stored for the tournament's current data version and language, and the request does not
-    follow a job of the worker (``?job=``). ``False`` for what the view refuses anyway (no such
-    export or tournament, a director's export). ``Http404`` as :meth:`BaseExporter.params` raises
-    it. For the rate limit of anonymous renders (:func:`tournaments.ratelimits.limit_renders`)."""
-    from ..models import ExportJob
-
-    exporter = _registry.get(identifier)
-    if exporter is None or exporter.audience != Audience.PUBLIC:
-        return False
-    tournament = Tournament.objects.filter(pk=pk).only("pk", "data_version", "created").first()
-    if tournament is None:
-        return False
-    params = exporter.params(tournament, request.GET, number)
-    job = whole_number(request.GET.get("job"))
-    if job is not None and ExportJob.objects.filter(pk=job, tournament=tournament, exporter=identifier).exists():
-        return False
-    version = stamp(tournament.data_version, tournament.created)
-    return not stored(storage_name(pk, identifier, params_key(params), get_language(), version, exporter.format.extension))

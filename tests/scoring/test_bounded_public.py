@@ -151,3 +151,16 @@ def test_anonymous_export_renders_are_limited_but_stored_files_are_not(four_tabl
     assert director_client.get(xlsx).status_code == 200  # a logged-in user is never limited
     assert visitor.get(xlsx).status_code == 200  # now stored
     assert visitor.get(pdf + "?after=999").status_code == 404  # refused before it counts
+
+
+@pytest.mark.django_db
+def test_a_stored_download_reads_the_tournament_once(four_table, django_assert_num_queries):
+    """An anonymous download served from the storage costs the tournament's row (and the round
+    its ``?after=`` names) and nothing more: the rate limit's decision is taken by the view
+    itself, once it knows a render is due, not by a second look-up before it."""
+    pdf = reverse("scoring:standings_pdf", args=[four_table.round.tournament_id])
+    for query, queries in (("", 1), ("?after=1", 2)):
+        assert Client().get(pdf + query).status_code == 200  # rendered and stored
+        with django_assert_num_queries(queries):
+            response = Client().get(pdf + query)
+        assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
