@@ -28,6 +28,7 @@ from django.views import View
 from tournaments.cup_roles import CupOrganiserRequiredMixin
 from tournaments.models import Cup
 from tournaments.public_cache import CachedPublicPage
+from tournaments.text import text_problem
 from tournaments.views_import import PlayerFileForm
 
 from . import cup_import
@@ -172,6 +173,11 @@ class CupResultsRemoveView(CupOrganiserRequiredMixin, View):
 
     def post(self, request, pk):
         event = request.POST.get("event", "")
+        # A control character (a null one above all: PostgreSQL cannot hold it in a query) is in
+        # no imported tournament's name: refused by name before it reaches the database.
+        if problem := text_problem(event):
+            messages.error(request, _("Nothing was removed. The tournament: %(problem)s") % {"problem": problem})
+            return redirect("cups_manage:import", pk=pk)
         try:
             date = datetime.date.fromisoformat(request.POST.get("date", ""))
         except ValueError:

@@ -10,14 +10,22 @@ from django.views.generic import ListView
 
 from tournaments import cup_roles
 from tournaments.posted import whole_number
+from tournaments.text import text_problem
 
 
 class CupOrganiserAddView(cup_roles.CupOrganiserRequiredMixin, View):
-    """POST ``username``: name another organiser of the cup (back to the cup's settings)."""
+    """POST ``username``: name another organiser of the cup (back to the cup's settings, with a
+    message saying who was added or why nobody was)."""
 
     def post(self, request, pk):
+        username = request.POST.get("username", "")
+        # A user name cannot hold a control or invisible character (and PostgreSQL no null
+        # character in a query): refused by name before it reaches the database.
+        if problem := text_problem(username.strip(), name_like=True):
+            messages.error(request, _("No organiser was added. The user name: %(problem)s") % {"problem": problem})
+            return redirect("cups_manage:edit", pk=pk)
         try:
-            user = cup_roles.add_organiser(self.cup, request.POST.get("username", ""), request.user)
+            user = cup_roles.add_organiser(self.cup, username, request.user)
         except cup_roles.CupRefused as refused:
             messages.error(request, refused.message)
         else:

@@ -241,3 +241,22 @@ def test_the_demo_director_keeps_the_demo_cup():
     client = Client()
     client.force_login(director)
     assert client.get(reverse("cups_manage:edit", args=[cup.pk])).status_code == 200
+
+
+def test_a_null_character_in_a_user_name_or_an_event_is_refused_by_name_not_a_server_error(anna_cup, english):
+    # PostgreSQL cannot hold a null character in text: it must never reach a query.
+    cup, anna_user, anna = anna_cup
+    bert_user, _bert = organiser("bert")
+    CupAction.objects.all().delete()
+    added = anna.post(reverse("cups_manage:add_organiser", args=[cup.pk]), {"username": "be\x00rt"}, follow=True)
+    assert added.status_code == 200
+    assert "No organiser was added. The user name: Character 3 is a null character (U+0000)" in added.content.decode()
+    assert list(cup.organisers.all()) == [anna_user] and not CupAction.objects.exists()
+
+    preview = anna.post(reverse("cups_manage:import", args=[cup.pk]), {"file": SimpleUploadedFile("r.csv", RESULTS.encode())})
+    anna.post(reverse("cups_manage:import", args=[cup.pk]), {"import": "1", "digest": preview.context["digest"]})
+    CupAction.objects.all().delete()
+    removed = anna.post(reverse("cups_manage:remove_results", args=[cup.pk]), {"event": "Cup\x00Imst", "date": "2025-10-04"}, follow=True)
+    assert removed.status_code == 200
+    assert "Nothing was removed. The tournament: Character 4 is a null character (U+0000)" in removed.content.decode()
+    assert CupResult.objects.count() == 2 and not CupAction.objects.exists()
