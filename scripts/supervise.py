@@ -12,6 +12,11 @@ only.
                                               output discarded); a failed run is reported, and
                                               the next one runs as planned
 
+A kept or periodic process that cannot even be started (``Popen`` raises ``OSError``: no memory,
+no more processes, a missing program) is reported and tried again as if it had ended at once
+(the kept one's back-off, the periodic one's next run): the main process serves on. The main
+process failing to start stops everything; this then exits 127.
+
 ``CMD`` is split as a shell would (``shlex``) and run without a shell. SIGINT or SIGTERM stops
 everything: each child is sent SIGTERM and waited for, up to :data:`GRACE` seconds (then SIGKILL); a
 second signal sends SIGKILL at once. This then exits 0. The children stay in the supervisor's
@@ -87,6 +92,28 @@ class Child:
         self.starts += 1
         say(f"the {self.name} started (pid {self.process.pid})")
 
+    def try_start(self, now: float) -> bool:
+        """Start a kept or periodic process; if it cannot be started (``OSError`` from ``Popen``,
+        or ``SubprocessError`` from the child before its program ran) report it and plan the next
+        try as :meth:`ended` would. Returns whether it started."""
+        try:
+            self.start(now)
+        except (OSError, subprocess.SubprocessError) as error:
+            self.process = None
+            if self.kind == "keep":
+                say(f"the {self.name} could not be started ({error}); trying again in {self.delay:g} s")
+                self.back_off(now)
+            else:
+                say(f"the {self.name} could not be started ({error}); the next run is in {self.every:g} s")
+                self.next_start = now + self.every
+            return False
+        return True
+
+    def back_off(self, now: float) -> None:
+        """Plan a kept process's next start after :attr:`delay`, and double the delay after that."""
+        self.next_start = now + self.delay
+        self.delay = min(self.delay * 2, MAX_DELAY)
+
     def ended(self, now: float) -> int | None:
         """The exit status if the process ended since the last look (and plan its next start), else None."""
         if self.process is None or (status := self.process.poll()) is None:
@@ -96,8 +123,7 @@ class Child:
             if now - self.started >= STEADY:
                 self.delay = FIRST_DELAY
             say(f"the {self.name} ended ({describe(status)}); starting it again in {self.delay:g} s")
-            self.next_start = now + self.delay
-            self.delay = min(self.delay * 2, MAX_DELAY)
+            self.back_off(now)
         elif self.kind == "every":
             if status != 0:
                 say(f"the {self.name} failed ({describe(status)}); the next run is in {self.every:g} s")
@@ -133,8 +159,15 @@ class Supervisor:
         for child in self.children:
             if child.kind == "every":
                 child.next_start = now + child.every
+            elif child.kind == "keep":
+                child.try_start(now)
             else:
-                child.start(now)
+                try:
+                    child.start(now)
+                except (OSError, subprocess.SubprocessError) as error:
+                    say(f"the {child.name} could not be started ({error}); stopping the rest")
+                    self.stop()
+                    return 127
         status = 0
         while not self.signals:
             now = time.monotonic()
@@ -146,7 +179,7 @@ class Supervisor:
                     status = ended if ended >= 0 else 128 - ended
                     main_ended = True
                 elif child.process is None and child.kind != "main" and now >= child.next_start:
-                    child.start(now)
+                    child.try_start(now)
             if main_ended:
                 break
             time.sleep(TICK)
