@@ -63,6 +63,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from . import text
+from .atomic import write_atomically
 from .errors import Refused
 
 FORMAT = "tarock-tournament"
@@ -220,12 +221,13 @@ def export_tournament(tournament) -> bytes:
 
 
 def write_archive(tournament, path: Path) -> int:
-    """Write the archive of ``tournament`` to ``path`` under a temporary name first, so a killed
-    export never leaves half an archive under the name; returns its size in bytes."""
+    """Write the archive of ``tournament`` to ``path`` whole or not at all
+    (:func:`tournaments.atomic.write_atomically`: a temporary file of its own in the same folder,
+    synced to the disk, then renamed), readable by its owner only (it holds people's names);
+    returns its size in bytes. Raises ``OSError`` (``ENOSPC`` for a full disk) with nothing left
+    behind and ``path`` as it was."""
     content = export_tournament(tournament)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_bytes(content)
-    partial.replace(path)
+    write_atomically(path, content)
     return len(content)
 
 

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from django.utils.dateparse import parse_datetime
 
-from . import backup
+from . import atomic, backup
 
 SUFFIX = ".tarock.json.gz"
 NAME = re.compile(r"^tournament-(?P<id>\d+)-c(?P<created>\d+)-(?P<written>\d{8}-\d{6})Z-v(?P<version>\d+)\.tarock\.json\.gz$")
@@ -137,20 +137,6 @@ def _remove(*paths: Path) -> None:
             path.unlink()
 
 
-def _fsync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (where the system lets a folder be synced)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def read_back(content: bytes, tournament) -> int:
     """Check an archive's bytes as a restore would read them: :func:`tournaments.backup.read_archive`
     and, where the backup module has it, ``summarize``; and that it holds ``tournament`` (same id
@@ -177,15 +163,11 @@ def write_checked(tournament, folder: Path, now: dt.datetime) -> Path:
     :class:`BackupFailed` when the write fails (a full disk among others) or the file does not
     read back; nothing of it is left in ``folder`` then."""
     temporary = folder / f"{TEMPORARY}{tournament.pk}.{secrets.token_hex(6)}.writing"
-    partial = temporary.with_name(temporary.name + ".partial")  # where write_archive writes first
     label = f"tournament {tournament.pk} ({tournament.name})"
     try:
         try:
-            backup.write_archive(tournament, temporary)
-            with open(temporary, "rb+") as written:
-                os.fsync(written.fileno())
-                written.seek(0)
-                content = written.read()
+            backup.write_archive(tournament, temporary)  # whole and synced, or nothing and OSError
+            content = temporary.read_bytes()
         except OSError as error:
             if error.errno in (errno.ENOSPC, errno.EDQUOT):
                 raise BackupFailed(
@@ -207,10 +189,10 @@ def write_checked(tournament, folder: Path, now: dt.datetime) -> Path:
             os.replace(temporary, path)
         except OSError as error:
             raise BackupFailed(f"{label}: not backed up, naming the archive in {folder} failed: {error}") from error
-        _fsync_folder(folder)
+        atomic._sync_folder(folder)
         return path
     except BaseException:
-        _remove(temporary, partial)
+        _remove(temporary)
         raise
 
 
@@ -250,8 +232,10 @@ def prune(folder: Path, keep: int, keep_days: float | None, now: dt.datetime) ->
 
 def remove_leftovers(folder: Path) -> list[Path]:
     """Remove the temporary files of a run that was killed while writing (call it holding the
-    folder's lock: no other run is writing then); returns them."""
-    leftovers = [p for p in folder.iterdir() if p.name.startswith(TEMPORARY) and ".writing" in p.name]
+    folder's lock: no other run is writing then): the hidden ``.tournament-<id>.<random>.writing``
+    names and the temporary files :func:`tournaments.atomic.write_atomically` writes them through
+    (``..tournament-<id>.<random>.writing.<random>.partial``); returns them."""
+    leftovers = [p for p in folder.iterdir() if p.name.lstrip(".").startswith(TEMPORARY[1:]) and ".writing" in p.name]
     _remove(*leftovers)
     return leftovers
 

@@ -33,6 +33,7 @@ from django.utils.translation import gettext_lazy
 from django.views import View
 
 from . import backup, roles
+from .atomic import write_atomically
 from .models import Tournament, TournamentRole
 from .permissions import SitePermissionRequiredMixin
 
@@ -99,23 +100,14 @@ def _sweep(folder: Path) -> None:
 
 
 def _keep_upload(content: bytes) -> str:
-    """Write ``content`` to a new file under a random name in :func:`pending_folder` (atomically:
-    a temporary name first) and return its token. Raises :class:`OSError` (a full disk)."""
+    """Write ``content`` to a new file under a random name in :func:`pending_folder`, whole or not
+    at all (:func:`tournaments.atomic.write_atomically`), and return its token. Raises
+    :class:`OSError` (a full disk) with nothing left behind."""
     folder = pending_folder()
     folder.mkdir(parents=True, exist_ok=True)
     _sweep(folder)
     token = secrets.token_hex(16)
-    path = _pending_path(token)
-    temporary = path.with_name(path.name + ".partial")
-    try:
-        with open(temporary, "xb") as out:
-            out.write(content)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        _remove(temporary)
-        raise
+    write_atomically(_pending_path(token), content)
     return token
 
 

@@ -16,7 +16,7 @@ from scoring.exports import standings_pdf, standings_xlsx
 from scoring.models import Hand, HandFlag
 from scoring.services import save_hand
 from scoring.standings import compute_standings
-from tournaments.backup import BackupRefused, export_tournament, import_tournament
+from tournaments.backup import BackupRefused, export_tournament, import_tournament, read_archive, write_archive
 from tournaments.models import ActionLog, Player, Tournament
 
 
@@ -157,3 +157,30 @@ def test_deleting_a_tournament_needs_its_name_typed_and_writes_an_archive_first(
     archive = next((tmp_path / "backups").glob(f"tournament-{t.pk}-deleted-*.tarock.json.gz"))
     restored = import_tournament(archive.read_bytes())
     assert restored.name == t.name and Hand.objects.filter(table__round__tournament=restored).count() == 1
+
+
+@pytest.mark.django_db
+def test_an_archive_is_written_whole_or_not_at_all(four_table, tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from tournaments import atomic
+
+    t = four_table.round.tournament
+    path = tmp_path / "herbst.tarock.json.gz"
+    path.write_bytes(b"the archive written before")
+
+    def disk_full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic.os, "fsync", disk_full)
+    with pytest.raises(OSError) as failed:
+        write_archive(t, path)
+    assert failed.value.errno == errno.ENOSPC
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left behind
+    assert path.read_bytes() == b"the archive written before"
+
+    monkeypatch.undo()
+    size = write_archive(t, path)
+    assert size == path.stat().st_size and read_archive(path.read_bytes())["tournament"]["id"] == t.pk
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]

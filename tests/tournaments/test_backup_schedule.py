@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring.services import save_hand
-from tournaments import backup, backup_schedule
+from tournaments import atomic, backup, backup_schedule
 from tournaments.backup_schedule import NAME, created_micros
 from tournaments.models import Tournament
 
@@ -147,24 +147,37 @@ def test_an_archive_that_does_not_read_back_is_removed_and_reported(four_table, 
     backup.read_archive((folder / name).read_bytes())
 
 
+def fill_the_disk(monkeypatch):
+    """From now on a file's data does not fit on the disk: syncing it fails with ENOSPC, as a full
+    file system reports it. Returns the list of the files that were being written."""
+    writing = []
+
+    def disk_full(fd):
+        writing.append(os.readlink(f"/proc/self/fd/{fd}"))
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic.os, "fsync", disk_full)
+    return writing
+
+
 @pytest.mark.django_db
-def test_a_full_disk_leaves_no_file_and_fails_with_a_clear_message(four_table, tmp_path, monkeypatch, capsys):
+def test_a_full_disk_leaves_no_file_and_fails_with_a_clear_message(four_table, tmp_path, monkeypatch, capsys, english):
     folder = tmp_path / "backups"
     backup_run(folder)
     [kept] = archives(folder)
     save_hand(four_table, HAND)
 
-    def disk_full(tournament, path):
-        partial = path.with_name(path.name + ".partial")
-        partial.write_bytes(gzip.compress(b'{"format":')[:10])  # what fitted before the disk was full
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(partial))
-
-    monkeypatch.setattr(backup, "write_archive", disk_full)
+    writing = fill_the_disk(monkeypatch)
     with pytest.raises(CommandError):
         backup_run(folder)
     error = capsys.readouterr().err
     assert "full" in error and str(folder) in error
-    assert archives(folder) == [kept]  # no partial file, the earlier archive untouched
+    assert writing and all(w.startswith(str(folder)) for w in writing)  # it failed in the middle of the write
+    assert archives(folder) == [kept]  # no temporary file of any kind, the earlier archive untouched
+
+    monkeypatch.undo()
+    backup_run(folder)  # with room again, the next run writes it
+    assert len(archives(folder)) == 2
 
 
 @pytest.mark.django_db

@@ -177,3 +177,20 @@ def test_roles_that_could_not_be_restored_are_listed(organiser_client, data_dir,
     assert any("by name only" in m and "gast" in m for m in said)
     page = restored.content.decode()
     assert "gast" in page
+
+
+@pytest.mark.django_db
+def test_a_full_disk_keeps_no_half_upload_and_says_so(organiser_client, data_dir, archive, monkeypatch):
+    import errno
+    import os
+
+    from tournaments import atomic
+
+    def disk_full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic.os, "fsync", disk_full)
+    response = upload(organiser_client, archive)
+    assert response.status_code == 507
+    assert "could not keep the upload" in response.content.decode() and 'name="restore"' not in response.content.decode()
+    assert pending_files(data_dir) == []  # not even a temporary file
