@@ -102,20 +102,13 @@ class PrivateSheetView(View):
         return redirect("scoring:private_sheet", token=token)
 
 
-def parse_round(value) -> int | None:
-    """A round number from the query string (1 up), or ``None`` for anything else."""
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if number >= 1 else None
-
-
 def drawn_round_after(tournament_id: int, value) -> int | None:
     """``?after=`` of the standings (page and PDF) as a round number of tournament
     ``tournament_id``: ``None`` when absent or not a whole number (the standings after every
-    round); ``Http404`` for a number that is not one of its drawn rounds (``after=999``), so only
-    rounds that exist reach a cache key or a file name."""
+    round); ``Http404`` for a number that is not one of its drawn rounds (``after=999``). One
+    query, in the render only: the page's cache key holds the whole number as it is
+    (:meth:`StandingsView.cache_params`, a 404 is never kept), the PDF's file name only a drawn
+    round."""
     number = whole_number(value)
     if number is None:
         return None
@@ -132,26 +125,21 @@ class StandingsView(CachedPublicPage, DetailView):
     template_name = "scoring/standings.html"
     context_object_name = "tournament"
 
-    def after(self) -> int | None:
-        """The round of ``?after=`` (:func:`drawn_round_after`), read once per request."""
-        if not hasattr(self, "_after"):
-            self._after = drawn_round_after(self.kwargs["pk"], self.request.GET.get("after"))
-        return self._after
-
     def cache_params(self):
-        after = self.after()
+        """The page cache's key holds ``?after=`` as a whole number only, without a query (a
+        cache hit costs the version query alone); the render answers 404 for one that is not a
+        drawn round (:func:`drawn_round_after`), and a 404 is never kept."""
+        after = whole_number(self.request.GET.get("after"))
         return {} if after is None else {"after": after}
 
     def get_context_data(self, **kwargs):
+        after = drawn_round_after(self.object.pk, self.request.GET.get("after"))  # before any ranking
         ctx = super().get_context_data(**kwargs)
-        after = self.after()
         ctx["standings"] = compute_standings(self.object, after)
         ctx["drawn_rounds"] = list(self.object.round_set.values_list("number", flat=True))
         ctx["ruleset"] = self.object.get_ruleset()
         ctx["can"] = Can(self.request.user, self.object.pk)
         return ctx
-
-
 
 
 class PlayerNamesView(CachedPublicPage, DetailView):

@@ -11,46 +11,53 @@ from django.utils.translation import gettext as _
 from django.views.generic import DetailView, View
 
 from tournaments.models import Registration, Table, Tournament
+from tournaments.posted import whole_number
 from tournaments.public_cache import CachedPublicPage, table_version
 
 from . import charts
 from .services import build_sheet, seat_name
 from .statistics import contract_mix, day_statistics, progression
-from .views_public import parse_round
 
 SVG = "image/svg+xml"
 
 
 def chosen_player(tournament_id: int, value) -> int | None:
-    """The registration id of ``?player=`` if it is one of tournament ``tournament_id``'s, else
-    ``None`` (anything else is ignored: the page without a chosen player)."""
-    number = parse_round(value)  # a whole number from 1 up
-    if number is None or not Registration.objects.filter(pk=number, tournament_id=tournament_id).exists():
+    """The registration id of ``?player=``: ``None`` when absent or not a whole number (the page
+    without a chosen player); ``Http404`` for a number that is not a registration of tournament
+    ``tournament_id``. One query, made by the render (the cache key holds the whole number as it
+    is, :class:`ChosenPlayerParams`, and a 404 is never kept)."""
+    number = whole_number(value)
+    if number is None:
         return None
+    if not Registration.objects.filter(pk=number, tournament_id=tournament_id).exists():
+        raise Http404(_("This tournament has no such player."))
     return number
 
 
 class ChosenPlayerParams:
-    """The page cache's canonical query of a page with ``?player=``: the registration id when it
-    is one of the tournament's (:func:`chosen_player`), nothing else."""
+    """The page cache's canonical query of a page with ``?player=``: the whole number as it is,
+    without a query, so a cache hit costs the version query alone; the render checks it once
+    (:func:`chosen_player`, 404 for nobody of the tournament)."""
 
     def cache_params(self):
-        chosen = chosen_player(self.kwargs["pk"], self.request.GET.get("player"))
+        chosen = whole_number(self.request.GET.get("player"))
         return {} if chosen is None else {"player": chosen}
 
 
 class StatisticsView(ChosenPlayerParams, CachedPublicPage, DetailView):
     """The statistics of the day (:func:`scoring.statistics.day_statistics`) with the pictures;
-    ``?player=<registration id>`` adds that player to the progression chart."""
+    ``?player=<registration id>`` adds that player to the progression chart (404 for a number
+    that is none of the tournament's)."""
 
     model = Tournament
     template_name = "scoring/statistics.html"
     context_object_name = "tournament"
 
     def get_context_data(self, **kwargs):
+        chosen = chosen_player(self.object.pk, self.request.GET.get("player"))  # 404 before the work
         ctx = super().get_context_data(**kwargs)
         ctx["stats"] = day_statistics(self.object)
-        ctx["chosen"] = chosen_player(self.object.pk, self.request.GET.get("player"))
+        ctx["chosen"] = chosen
         ctx["registrations"] = self.object.registrations.select_related("player").order_by("player__name", "start_number")
         return ctx
 
@@ -68,7 +75,8 @@ class TournamentChart(CachedPublicPage, View):
 
 
 class ProgressionChartView(ChosenPlayerParams, TournamentChart):
-    """The standings round by round: the top 10 and ``?player=<registration id>``."""
+    """The standings round by round: the top 10 and ``?player=<registration id>`` (404 for a
+    number that is none of the tournament's)."""
 
     def draw(self, tournament):
         """:func:`scoring.charts.progression_chart` of the top 10 and the chosen player."""

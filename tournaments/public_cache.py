@@ -12,8 +12,9 @@ director buttons. A request with messages waiting (a flash after a redirect) is 
 
 Strangers cannot fill the cache: a page's key holds only what the view declares as its canonical
 query parameters (:meth:`CachedPublicPage.cache_params`), and the page is rendered seeing only
-those, so ``?x=1`` … ``?x=300`` are one page. A render for an anonymous visitor (a miss) counts
-against his address's rate (:mod:`tournaments.ratelimits`); hits and ``304`` never do.
+those, so ``?x=1`` … ``?x=300`` are one page; a value naming nothing is a 404, which is not
+kept. A render for an anonymous visitor (a miss) counts against his address's rate
+(:mod:`tournaments.ratelimits`); hits and ``304`` never do.
 
 The cache may fail (a Redis outage reads as misses and drops writes): then every request renders
 its page itself, at once, and nobody waits for a render mark that was never written.
@@ -110,8 +111,10 @@ class CachedPublicPage:
         """The query parameters that choose what this page shows, in canonical form (``{"after":
         2}``; ``{}`` by default): read from ``self.request.GET`` with ``self.kwargs`` at hand. Only
         these reach the cache key, and the cached render sees only these (``request.GET`` is
-        replaced by them), so unknown parameters and other spellings share one page. Raise
-        ``Http404`` for a value that names something that does not exist."""
+        replaced by them), so unknown parameters and other spellings share one page. Called on
+        every request, cache hits too: read the values without a query (``whole_number``) and let
+        the render answer 404 for one that names nothing (a 404 is never kept, and the render
+        counts against the visitor's rate)."""
         return {}
 
     def dispatch(self, request, *args, **kwargs):

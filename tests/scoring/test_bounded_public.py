@@ -1,5 +1,6 @@
-"""What strangers can make the server do is bounded: only query parameters that name something
-that exists reach a cache key or a file name (junk shares the one page, ``after=999`` is refused),
+"""What strangers can make the server do is bounded: only canonical query parameters reach a cache
+key, and only those naming something that exists a kept page or a file name (junk shares the one
+page, ``after=999`` is refused, and a cache hit checks nothing but the data version),
 anonymous renders of pages and downloads are rate-limited per address, and so are the posts
 through a table's private link — with a translated 429, while pages served from the cache, files
 served from the storage and 304 answers are never limited."""
@@ -164,3 +165,52 @@ def test_a_stored_download_reads_the_tournament_once(four_table, django_assert_n
         with django_assert_num_queries(queries):
             response = Client().get(pdf + query)
         assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+
+
+@pytest.mark.django_db
+def test_a_cached_page_costs_the_version_query_only(four_table, django_assert_num_queries):
+    """A phone refreshing the standings (also ``?after=``) or the statistics with a chosen player
+    is served from the cache for one query, the tournament's data version: the parameters are
+    checked against the database by the render alone."""
+    t = four_table.round.tournament
+    player = t.registrations.order_by("pk").first().pk
+    for url in (
+        reverse("scoring:standings", args=[t.pk]),
+        reverse("scoring:standings", args=[t.pk]) + "?after=1",
+        reverse("scoring:statistics", args=[t.pk]) + f"?player={player}",
+        reverse("scoring:chart_progression", args=[t.pk]) + f"?player={player}",
+    ):
+        first = Client().get(url)
+        assert first.status_code == 200, url
+        with django_assert_num_queries(1):
+            again = Client().get(url)
+        assert again.status_code == 200 and again.content == first.content, url
+
+
+@pytest.mark.django_db
+def test_a_player_of_nobody_is_refused_and_not_kept(four_table, make_tournament):
+    t = four_table.round.tournament
+    other = make_tournament(players=4, name="Anderes Turnier").registrations.first().pk
+    page, chart = reverse("scoring:statistics", args=[t.pk]), reverse("scoring:chart_progression", args=[t.pk])
+    for value in ("999999", "0", str(other)):  # nobody, or a player of another tournament
+        assert Client().get(f"{page}?player={value}").status_code == 404, value
+        assert Client().get(f"{chart}?player={value}").status_code == 404, value
+    assert page_entries() == []
+    for value in ("", "abc", "-1"):  # not a number: the page without a chosen player
+        assert Client().get(f"{page}?player={value}").status_code == 200, value
+    assert len(page_entries()) == 1
+    player = t.registrations.first().pk
+    assert Client().get(f"{page}?player={player}&x=1").status_code == 200
+    assert Client().get(f"{page}?player=0{player}").status_code == 200  # the same page
+    assert len(page_entries()) == 2
+
+
+@pytest.mark.django_db
+def test_refused_parameters_count_against_the_render_limit(four_table, settings):
+    """A value that names nothing is answered 404 by the render, which counts: a stranger trying
+    rounds cannot make the server look them up without bound."""
+    settings.RATE_LIMIT_PAGES = "3/m"
+    page = reverse("scoring:standings", args=[four_table.round.tournament_id])
+    visitor = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert [visitor.get(f"{page}?after={n}").status_code for n in range(900, 905)] == [404] * 3 + [429] * 2
+    assert page_entries() == []
