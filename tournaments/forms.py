@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 import variants
 
-from .cup_roles import managed_cups, may_put_in_cup
+from .cup_roles import managed_cups
 from .models import Cup, Player, Registration, Seat, Table, Tournament
 from .registration import name_key
 from .text import CleanTextFormMixin
@@ -60,8 +60,8 @@ class TournamentForm(CleanTextFormMixin, forms.ModelForm):
 
     def __init__(self, *args, user=None, **kwargs):
         """``user``: who fills the form; he is offered only the cups he keeps (and the one the
-        tournament is in), :func:`tournaments.cup_roles.may_put_in_cup`. ``None`` (a command, a
-        restore's check) offers every cup."""
+        tournament is in), :func:`tournaments.cup_roles.may_put_in_cup`, and another cup posted is
+        refused as no valid choice. ``None`` (a command, a restore's check) offers every cup."""
         super().__init__(*args, **kwargs)
         self.user = user
         if user is not None:
@@ -120,8 +120,6 @@ class TournamentForm(CleanTextFormMixin, forms.ModelForm):
     def clean(self):
         data = super().clean()
         rs = self.edition()
-        if self.user is not None and not may_put_in_cup(self.user, data.get("cup"), self.instance.cup_id):
-            self.add_error("cup", _("Only the organisers of %(cup)s may put a tournament in it.") % {"cup": data["cup"].name})
         if rs is not None and data.get("cup") is not None and data["cup"].ruleset != rs.key:
             self.add_error("cup", _("%(cup)s is a cup of another ruleset: a cup ranks tournaments of one ruleset.") % {"cup": data["cup"].name})
         if rs is not None:
