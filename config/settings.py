@@ -239,7 +239,8 @@ _ip_header = (os.environ.get("RATE_LIMIT_IP_HEADER") or "").strip()
 RATE_LIMIT_IP_HEADER = "HTTP_" + _ip_header.upper().replace("-", "_") if _ip_header else ""
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_FAIL_OPEN = True
-RATELIMIT_IP_META_KEY = "tournaments.ratelimits.client_address"
+# No RATELIMIT_IP_META_KEY: every count passes its own key (tournaments.ratelimits.over_limit, the
+# address from client_address), and django-ratelimit reads that setting only for its "ip" keys.
 
 # Background work (heavy exports): django-tasks with its database backend; the worker is
 # ``manage.py run_worker``, started and restarted by scripts/serve beside the app server. The
