@@ -1,16 +1,17 @@
-"""
-WSGI config for config project.
+"""The WSGI application gunicorn serves (``config/gunicorn.py`` loads it once in its master).
 
-It exposes the WSGI callable as a module-level variable named ``application``.
-
-For more information on this file, see
-https://docs.djangoproject.com/en/5.2/howto/deployment/wsgi/
+Besides Django itself, the URL patterns are loaded here, which imports every view module: a worker
+forked from the master (at start, or in place of one that was killed) then answers its first
+request in milliseconds instead of importing the views first (about 2.5 s on this project). Loading
+the patterns touches no database.
 """
 
 import os
 
 from django.core.wsgi import get_wsgi_application
+from django.urls import get_resolver
 
-os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_wsgi_application()
+get_resolver().url_patterns  # noqa: B018 - imports the views now, in the master, not in each worker's first request
