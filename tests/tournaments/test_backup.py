@@ -184,3 +184,18 @@ def test_an_archive_is_written_whole_or_not_at_all(four_table, tmp_path, monkeyp
     size = write_archive(t, path)
     assert size == path.stat().st_size and read_archive(path.read_bytes())["tournament"]["id"] == t.pk
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+@pytest.mark.django_db
+def test_the_times_of_many_rows_are_restored_in_chunks_the_database_takes(four_table, monkeypatch):
+    from django.db import connection
+
+    for number in range(1, 6):
+        save_hand(four_table, {"dealer": (number - 1) % 4, "contract": "rufer", "declarer": number % 4, "partner": (number + 1) % 4, "won": True})
+    t = four_table.round.tournament
+    before = list(Hand.objects.filter(table=four_table).order_by("number").values_list("entered_at", flat=True))
+    assert len(set(before)) == 5
+    content = export_tournament(t)
+    monkeypatch.setattr(connection.features, "max_query_params", 7)  # two rows a statement
+    copy = import_tournament(content)
+    assert list(Hand.objects.filter(table__round__tournament=copy).order_by("number").values_list("entered_at", flat=True)) == before
