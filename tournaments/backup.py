@@ -81,7 +81,19 @@ MAX_DIGITS = 19
 
 
 class BackupRefused(Refused):
-    """An archive that cannot be restored; ``message`` says why, translated. Nothing was written."""
+    """An archive that cannot be restored (or, from :func:`delete_with_backup`, did not read
+    back); ``message`` says why, translated. Nothing was written.
+
+    A refusal of the archive's content also says where: ``where`` (the row in words, "player 3",
+    "round 2, table 5, hand 7"), ``problem`` (what is wrong with it, one sentence), ``part`` (the
+    part of the archive it is in: ``"players"``, ``"hands"``, ``"tournament"`` …) and ``row_id``
+    (the row's id where it names a player); :func:`how_to_fix` turns them into what to correct on
+    the site. A refusal of the file's form (damaged, truncated, another format) has them ``None``."""
+
+    where: str | None = None
+    problem: str | None = None
+    part: str | None = None
+    row_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -333,7 +345,33 @@ def _refuse(where: str, problem: str) -> BackupRefused:
     problem = str(problem).rstrip()
     if not problem.endswith((".", "!", "?", "…")):
         problem += "."
-    return BackupRefused(_("The archive was refused (%(where)s): %(problem)s Nothing was restored.") % {"where": where, "problem": problem})
+    refused = BackupRefused(_("The archive was refused (%(where)s): %(problem)s Nothing was restored.") % {"where": where, "problem": problem})
+    refused.where, refused.problem = str(where), problem
+    return refused
+
+
+def how_to_fix(refused: BackupRefused) -> str:
+    """What to correct on the site so that the next archive of a tournament restores, for a
+    refusal of its content (:attr:`BackupRefused.part`), translated: "rename the player on the
+    register (/players/3/edit/)"; for a part no page changes, that the stored row must be
+    corrected where it is kept."""
+    from django.urls import reverse
+
+    part = refused.part
+    if part == "players":
+        if refused.row_id is not None:
+            return _("rename the player on the register (%(url)s)") % {
+                "url": reverse("tournaments_director:player_edit", args=[refused.row_id])}
+        return _("rename the player on the register")
+    fixes = {
+        "users": _("rename the user in the site's administration"),
+        "tournament": _("correct it on the tournament's settings page"),
+        "cup": _("rename the cup on its settings page"),
+        "hands": _("correct the hand on its table's sheet"),
+        "prize_fund": _("correct it on the tournament's prizes page"),
+        "prize_categories": _("correct it on the tournament's prizes page"),
+    }
+    return fixes.get(part) or _("no page changes this row: the site's operator corrects it in the database")
 
 
 def _int_range(model_field) -> tuple[int | None, int | None]:
@@ -479,6 +517,7 @@ class _Checker:
     def __init__(self, envelope: dict, data: dict):
         self.envelope = envelope
         self.data = data
+        self.stage: str | None = None  # the part being checked: a refusal's part
         self.ids: dict[str, set] = {}
         self.round_number: dict[int, int] = {}
         self.table_of: dict[int, tuple[int, int]] = {}  # table id -> (round number, table number)
@@ -575,7 +614,9 @@ class _Checker:
         from .models import Player, Tournament, TournamentRole
 
         data = self.data
+        self.stage = "users"
         self.users = self.check_users(data.get("users"))
+        self.stage = "tournament"
         tournament = data.get("tournament")
         if not isinstance(tournament, dict) or not isinstance(tournament.get("id"), int):
             raise _refuse(_("tournament"), _("the archive has no tournament."))
@@ -593,21 +634,28 @@ class _Checker:
         self.rs = rs
         self.check_tournament(tournament, Tournament)
         self.ids["tournament"] = {tournament["id"]}
+        self.stage = "cup"
         cup = data.get("cup")
         if not isinstance(cup, (str, type(None))):
             raise _refuse(_("cup"), _("the cup's name is not text."))
         if cup and (problem := text.text_problem(cup, name_like=True)):
             raise _refuse(_("cup"), problem)
 
+        self.stage = "players"
         players = self.part("players")
         self.ids["players"] = self.unique_ids("players", Player, players)
         cleaner = _Cleaner(Player, skip=("created",))
         for row in players:
-            self.clean_row("players", Player, row, cleaner, {})
+            try:
+                self.clean_row("players", Player, row, cleaner, {})
+            except BackupRefused as refused:
+                refused.row_id = row["id"]  # a player of this site when it is a backup of it
+                raise
             self.player_name[row["id"]] = row["name"]
 
         models = _models()
         for key, model, links, _to_tournament in models:
+            self.stage = key
             rows = self.part(key)
             if key == "hand_history":
                 self.unique_ids(key, model, rows, "history_id")
@@ -621,6 +669,7 @@ class _Checker:
                 self.clean_row(key, model, row, cleaner, links)
             getattr(self, f"check_{key}", lambda rows: None)(rows)
 
+        self.stage = None
         history = data["hand_history"]
         deleted = {row["id"]: row["table_id"] for row in history if row["id"] not in self.ids["hands"]}
         known_users = dict(get_user_model().objects.filter(username__in=self.users.values()).values_list("username", "pk"))
@@ -877,15 +926,62 @@ class _Checker:
 
 
 def _check(content: bytes) -> _Checked:
+    """The archive ``content`` read and checked; raises :class:`BackupRefused` (with its ``part``
+    when its content was refused)."""
     envelope, data = _read(content)
-    return _Checker(envelope, data).run()
+    checker = _Checker(envelope, data)
+    try:
+        return checker.run()
+    except BackupRefused as refused:
+        refused.part = checker.stage
+        raise
+
+
+@dataclass(frozen=True)
+class ArchiveCheck:
+    """An archive read back by :func:`check_archive`: its form was right (it unpacked, parsed and
+    matched its checksum), and ``tournament`` is its tournament row as written (``id``,
+    ``created`` as ISO text, ``data_version``, ``name`` …). Then either its content passed every
+    check of a restore (``summary``, an :class:`ArchiveSummary`, and ``refusal`` ``None``) or it
+    did not (``refusal``, the :class:`BackupRefused` a restore would raise, and ``summary``
+    ``None``)."""
+
+    tournament: dict
+    summary: ArchiveSummary | None = None
+    refusal: BackupRefused | None = None
+
+
+def check_archive(content: bytes) -> ArchiveCheck:
+    """Read the archive ``content`` once (unpack, parse, checksum) and check its content as
+    :func:`restore` would, nothing written. Raises :class:`BackupRefused` only when the file
+    itself is not a whole archive of this program (as :func:`read_archive`); a refusal of its
+    content is returned in :attr:`ArchiveCheck.refusal`, so a backup that holds something the
+    checks refuse (a name stored before they existed) is still known to be a whole file."""
+    envelope, data = _read(content)
+    row = data.get("tournament")
+    row = dict(row) if isinstance(row, dict) else {}  # as written: the checks convert the data in place
+    checker = _Checker(envelope, data)
+    try:
+        checked = checker.run()
+    except BackupRefused as refused:
+        # Without its traceback, which holds the checker's frames and with them the whole archive.
+        verdict = BackupRefused(refused.message)
+        verdict.where, verdict.problem, verdict.part, verdict.row_id = refused.where, refused.problem, checker.stage, refused.row_id
+        return ArchiveCheck(tournament=row, refusal=verdict)
+    return ArchiveCheck(tournament=row, summary=_summary(checked))
 
 
 def summarize(content: bytes) -> ArchiveSummary:
     """What the archive ``content`` holds (:class:`ArchiveSummary`), after every check
     :func:`restore` makes; nothing is written. Raises :class:`BackupRefused` exactly as
     :func:`restore` would, so a page can show the refusal before restoring."""
-    checked = _check(content)
+    check = check_archive(content)
+    if check.refusal is not None:
+        raise check.refusal
+    return check.summary
+
+
+def _summary(checked: _Checked) -> ArchiveSummary:
     t = checked.data["tournament"]
     exported = checked.envelope.get("exported_at")
     exported = parse_datetime(exported) if isinstance(exported, str) else None
@@ -1075,14 +1171,35 @@ def import_tournament(content: bytes, user=None):
 
 def delete_with_backup(tournament) -> Path:
     """Write an archive of ``tournament`` to ``DATA_DIR/backups`` (``tournament-<id>-deleted-<time>``),
-    then delete the tournament with everything in it; returns the archive's path. If the archive
-    cannot be written (``OSError``), nothing is deleted."""
+    read it back from the disk (its form: it unpacks, parses, matches its checksum and holds this
+    tournament; :func:`read_archive`), then delete the tournament with everything in it; returns
+    the archive's path. Nothing is deleted when the archive cannot be written (a full disk: no file
+    is left) or does not read back (the file is removed): :class:`BackupRefused` says which and
+    why. Its content is not checked: a tournament holding a name stored before
+    today's checks is still deleted with the best archive there is of it."""
     from scoring.models import Hand
 
     folder = Path(settings.DATA_DIR) / "backups"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"tournament-{tournament.pk}-deleted-{timezone.now():%Y%m%d-%H%M%S}.tarock.json.gz"
-    write_archive(tournament, path)
+    try:
+        write_archive(tournament, path)
+    except OSError as error:
+        raise BackupRefused(
+            _("The archive of %(name)s could not be written to %(folder)s (%(reason)s); nothing was deleted.")
+            % {"name": tournament.name, "folder": folder, "reason": error.strerror or error}
+        ) from error
+    try:
+        row = read_archive(path.read_bytes()).get("tournament")
+        if not isinstance(row, dict) or row.get("id") != tournament.pk:
+            raise BackupRefused(_("it holds another tournament"))
+    except (BackupRefused, OSError) as error:
+        path.unlink(missing_ok=True)
+        reason = error.message if isinstance(error, BackupRefused) else (error.strerror or str(error))
+        raise BackupRefused(
+            _("The archive of %(name)s did not read back from the disk (%(reason)s); nothing was deleted.")
+            % {"name": tournament.name, "reason": reason}
+        ) from error
     with transaction.atomic():
         Hand.objects.filter(table__round__tournament=tournament).delete()  # before their seats' players
         tournament.round_set.all().delete()

@@ -13,11 +13,14 @@ that time (and the file's modification time), never by their version: a new tour
 version 3 is newer than the old one's version 900.
 
 Writing. The archive is written under a hidden temporary name by
-:func:`tournaments.backup.write_archive`, read back from the file (``read_archive`` and, where the
-backup module has it, ``summarize``), checked to be of this tournament, and only then renamed to
-its name — with the version the archive itself holds, so a hand saved while it was written does not
-put a wrong version into the name. A file that does not read back, or a write that fails (a full
-disk), leaves nothing behind and is reported. Whether a version is written already is read from
+:func:`tournaments.backup.write_archive`, read back from the file once
+(:func:`tournaments.backup.check_archive`), checked to be of this tournament, and only then renamed
+to its name — with the version the archive itself holds, so a hand saved while it was written does
+not put a wrong version into the name. The file's form decides whether it is kept: a file that
+does not unpack, parse or match its checksum, or a write that fails (a full disk), leaves nothing
+behind and is reported. An archive whose content a restore would refuse (a player's name stored
+before the text checks existed) is kept under its name, as it is the best backup there is, and
+reported as a warning naming what to correct on the site; the command then exits non-zero. Whether a version is written already is read from
 the folder: only archives that were read back carry a final name, so an archive of the same
 tournament (id and creation time) and version there means it is written.
 
@@ -41,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from . import atomic, backup
 
@@ -137,31 +141,49 @@ def _remove(*paths: Path) -> None:
             path.unlink()
 
 
-def read_back(content: bytes, tournament) -> int:
-    """Check an archive's bytes as a restore would read them: :func:`tournaments.backup.read_archive`
-    and, where the backup module has it, ``summarize``; and that it holds ``tournament`` (same id
-    and creation time). Returns the data version it holds. Raises
-    :class:`~tournaments.backup.BackupRefused` (its message) or :class:`ValueError` (another
-    tournament)."""
-    data = backup.read_archive(content)
-    summarize = getattr(backup, "summarize", None)
-    if summarize is not None:
-        summarize(content)
-    row = data.get("tournament") if isinstance(data, dict) else None
-    created = parse_datetime(str(row.get("created"))) if isinstance(row, dict) else None
+def read_back(content: bytes, tournament) -> tuple[int, backup.BackupRefused | None]:
+    """Read an archive's bytes back once (:func:`tournaments.backup.check_archive`: one unpack and
+    parse) and check that it holds ``tournament`` (same id and creation time). Returns ``(the data
+    version it holds, the refusal of its content or None)``: a content refusal does not make the
+    file bad, only one that a restore would refuse until the data is corrected. Raises
+    :class:`~tournaments.backup.BackupRefused` when the file is not a whole archive (its form),
+    :class:`ValueError` when it holds another tournament."""
+    check = backup.check_archive(content)
+    row = check.tournament
+    created = parse_datetime(str(row.get("created"))) if row.get("created") else None
     if created is None or row.get("id") != tournament.pk or not _same_moment(created, tournament.created):
         raise ValueError("the archive holds another tournament")
     version = row.get("data_version")
-    if not isinstance(version, int):
+    if not isinstance(version, int) or isinstance(version, bool):
         raise ValueError("the archive has no data version")
-    return version
+    return version, check.refusal
 
 
-def write_checked(tournament, folder: Path, now: dt.datetime) -> Path:
+@dataclass(frozen=True)
+class Written:
+    """An archive :func:`write_checked` wrote: its ``path``, and ``warning`` (translated) when its
+    content would not restore (``None`` when it would): which tournament, which file, what a
+    restore refuses and what to correct on the site."""
+
+    path: Path
+    warning: str | None = None
+
+
+def _warning(label: str, path: Path, refused: backup.BackupRefused) -> str:
+    reason = refused.message if refused.where is None else _("%(where)s: %(problem)s") % {"where": refused.where, "problem": refused.problem}
+    return _(
+        "%(tournament)s: the archive %(file)s is kept, as it is the best backup there is, but it would not restore: "
+        "%(reason)s To fix it, %(fix)s; the next backup after that restores."
+    ) % {"tournament": label, "file": path.name, "reason": reason, "fix": backup.how_to_fix(refused)}
+
+
+def write_checked(tournament, folder: Path, now: dt.datetime) -> Written:
     """Write the archive of ``tournament`` into ``folder``, read it back from the file and give it
-    its name (:func:`archive_name`, with the version the archive holds); returns its path. Raises
-    :class:`BackupFailed` when the write fails (a full disk among others) or the file does not
-    read back; nothing of it is left in ``folder`` then."""
+    its name (:func:`archive_name`, with the version the archive holds); returns it
+    (:class:`Written`, with a warning when its content would not restore: it is kept all the
+    same). Raises :class:`BackupFailed` when the write fails (a full disk among others) or the
+    file does not read back as a whole archive of this tournament; nothing of it is left in
+    ``folder`` then."""
     temporary = folder / f"{TEMPORARY}{tournament.pk}.{secrets.token_hex(6)}.writing"
     label = f"tournament {tournament.pk} ({tournament.name})"
     try:
@@ -176,21 +198,23 @@ def write_checked(tournament, folder: Path, now: dt.datetime) -> Path:
                 ) from error
             raise BackupFailed(f"{label}: not backed up, writing to {folder} failed: {error}") from error
         try:
-            version = read_back(content, tournament)
+            version, refusal = read_back(content, tournament)
         except backup.BackupRefused as refused:
             raise BackupFailed(f"{label}: the archive just written does not read back ({refused.message}); it was removed.") from refused
         except (ValueError, TypeError, KeyError) as error:
             raise BackupFailed(f"{label}: the archive just written does not read back ({error}); it was removed.") from error
+        del content
         path = folder / archive_name(tournament.pk, tournament.created, version, now)
+        written = Written(path, None if refusal is None else _warning(label, path, refusal))
         if path.exists():  # same tournament, version and second: it is there already
             _remove(temporary)
-            return path
+            return written
         try:
             os.replace(temporary, path)
         except OSError as error:
             raise BackupFailed(f"{label}: not backed up, naming the archive in {folder} failed: {error}") from error
         atomic._sync_folder(folder)
-        return path
+        return written
     except BaseException:
         _remove(temporary)
         raise
@@ -267,23 +291,27 @@ def folder_lock(folder: Path):
 @dataclass
 class Report:
     """What one run did: ``written`` archive paths, ``removed`` (pruned) paths, ``failures``
-    (messages, one per tournament not backed up) and whether another run held the folder
-    (``busy``: nothing was done)."""
+    (messages, one per tournament not backed up), ``warnings`` (messages, one per archive written
+    and kept whose content would not restore) and whether another run held the folder (``busy``:
+    nothing was done)."""
 
     written: list[Path] = field(default_factory=list)
     removed: list[Path] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     busy: bool = False
 
     @property
     def ok(self) -> bool:
-        return not self.failures
+        """Whether every tournament was backed up and every archive written would restore."""
+        return not self.failures and not self.warnings
 
 
 def run(folder: Path, keep: int = 20, keep_days: float | None = None, now: dt.datetime | None = None) -> Report:
     """Back up every tournament whose current data version has no archive in ``folder`` yet
-    (:func:`write_checked`), then :func:`prune` the folder. A tournament that fails is reported in
-    the :class:`Report` and the others go on. Raises :class:`OSError` only when the folder itself
+    (:func:`write_checked`), then :func:`prune` the folder. A tournament that fails, or whose
+    archive would not restore (kept, and written again only once its data changed), is reported
+    in the :class:`Report` and the others go on. Raises :class:`OSError` only when the folder itself
     cannot be made or read."""
     from .models import Tournament
 
@@ -301,8 +329,12 @@ def run(folder: Path, keep: int = 20, keep_days: float | None = None, now: dt.da
             if is_written(archives, tournament):
                 continue
             try:
-                report.written.append(write_checked(tournament, folder, now or dt.datetime.now(dt.timezone.utc)))
+                written = write_checked(tournament, folder, now or dt.datetime.now(dt.timezone.utc))
             except BackupFailed as failed:
                 report.failures.append(failed.message)
+                continue
+            report.written.append(written.path)
+            if written.warning:
+                report.warnings.append(written.warning)
         report.removed = prune(folder, keep, keep_days, now or dt.datetime.now(dt.timezone.utc))
     return report

@@ -123,7 +123,11 @@ class DeleteTournamentView(RoleRequiredMixin, TemplateView):
         if request.POST.get("confirm", "").strip() != tournament.name.strip():
             messages.error(request, _("Nothing was deleted: type the tournament's name exactly to confirm."))
             return self.render_to_response(self.get_context_data(), status=422)
-        path = backup.delete_with_backup(tournament)
+        try:
+            path = backup.delete_with_backup(tournament)
+        except backup.BackupRefused as refused:  # no archive that reads back: nothing deleted
+            messages.error(request, refused.message)
+            return self.render_to_response(self.get_context_data(), status=500)
         messages.success(
             request, _("%(name)s is deleted. Its archive is kept in %(path)s.") % {"name": tournament.name, "path": path}
         )

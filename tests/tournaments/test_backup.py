@@ -199,3 +199,64 @@ def test_the_times_of_many_rows_are_restored_in_chunks_the_database_takes(four_t
     monkeypatch.setattr(connection.features, "max_query_params", 7)  # two rows a statement
     copy = import_tournament(content)
     assert list(Hand.objects.filter(table__round__tournament=copy).order_by("number").values_list("entered_at", flat=True)) == before
+
+
+@pytest.mark.django_db
+def test_a_tournament_is_deleted_only_once_its_archive_reads_back(director_client, four_table, settings, tmp_path, monkeypatch, english):
+    import errno
+    import os
+
+    from django.urls import reverse
+
+    from tournaments import atomic, backup
+
+    settings.DATA_DIR = tmp_path
+    t = four_table.round.tournament
+    save_hand(four_table, {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, "won": True})
+    url = reverse("tournaments_director:delete", args=[t.pk])
+    real_write = backup.write_archive
+
+    def truncating_write(tournament, path):  # cut short on its way to the disk
+        size = real_write(tournament, path)
+        path.write_bytes(path.read_bytes()[: size // 2])
+        return size
+
+    monkeypatch.setattr(backup, "write_archive", truncating_write)
+    response = director_client.post(url, {"confirm": t.name})
+    assert response.status_code == 500
+    said = " ".join(str(m) for m in response.context["messages"])
+    assert "did not read back" in said and "nothing was deleted" in said
+    assert Tournament.objects.filter(pk=t.pk).exists() and Hand.objects.filter(table=four_table).count() == 1
+    assert list((tmp_path / "backups").iterdir()) == []  # the file that does not read back is not kept
+
+    monkeypatch.setattr(backup, "write_archive", real_write)
+
+    def disk_full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic.os, "fsync", disk_full)
+    response = director_client.post(url, {"confirm": t.name})
+    assert response.status_code == 500
+    assert "could not be written" in " ".join(str(m) for m in response.context["messages"])
+    assert Tournament.objects.filter(pk=t.pk).exists() and list((tmp_path / "backups").iterdir()) == []
+
+
+@pytest.mark.django_db
+def test_a_tournament_holding_a_name_stored_before_the_checks_is_deleted_with_its_archive(four_table, settings, tmp_path, monkeypatch, english):
+    from tournaments import backup
+
+    settings.DATA_DIR = tmp_path
+    t = four_table.round.tournament
+    player = t.registrations.get(start_number=3).player
+    Player.objects.filter(pk=player.pk).update(name="\u200bAgathe Merz")
+    unpacked = []
+    real = backup._unpack
+    monkeypatch.setattr(backup, "_unpack", lambda content: unpacked.append(1) or real(content))
+
+    path = backup.delete_with_backup(t)
+
+    assert len(unpacked) == 1  # read back once, its form only
+    assert not Tournament.objects.filter(pk=t.pk).exists()
+    assert backup.read_archive(path.read_bytes())["tournament"]["name"] == t.name  # the best archive there is of it
+    check = backup.check_archive(path.read_bytes())
+    assert check.refusal.part == "players" and check.refusal.row_id == player.pk and "U+200B" in check.refusal.problem

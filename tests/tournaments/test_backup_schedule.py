@@ -9,6 +9,7 @@ import os
 
 import pytest
 from django.core.management import call_command
+from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 
 from scoring.services import save_hand
@@ -185,6 +186,9 @@ def test_a_killed_run_leaves_nothing_for_the_next_one(four_table, tmp_path):
     folder = tmp_path / "backups"
     folder.mkdir()
     (folder / f".tournament-{four_table.round.tournament.pk}.0123456789ab.writing.partial").write_bytes(b"half")
+    pk = four_table.round.tournament.pk
+    (folder / f".tournament-{pk}.0123456789ab.writing").write_bytes(b"whole, not read back")
+    (folder / f"..tournament-{pk}.0123456789ab.writing.k3j2h1.partial").write_bytes(b"half, write_atomically's own")
     backup_run(folder)
     [name] = archives(folder)
     assert NAME.match(name)
@@ -194,3 +198,59 @@ def test_a_killed_run_leaves_nothing_for_the_next_one(four_table, tmp_path):
 def test_keep_must_leave_at_least_one_archive(tmp_path):
     with pytest.raises(CommandError, match="at least 1"):
         backup_run(tmp_path, "--keep", "0")
+
+
+@pytest.fixture
+def stored_before_the_checks(four_table):
+    """The tournament of ``four_table`` whose third player's name was stored before the text
+    checks existed, with a zero-width space (written straight to the database)."""
+    t = four_table.round.tournament
+    player = t.registrations.get(start_number=3).player
+    type(player).objects.filter(pk=player.pk).update(name="\u200bAgathe Merz")
+    player.refresh_from_db()
+    return t, player
+
+
+@pytest.mark.django_db
+def test_an_archive_a_restore_would_refuse_is_kept_and_the_run_says_what_to_fix(stored_before_the_checks, tmp_path, capsys, english):
+    from django.test import Client
+    from django.urls import reverse
+
+    t, player = stored_before_the_checks
+    folder = tmp_path / "backups"
+    with pytest.raises(CommandError, match="1 archive would not restore"):
+        backup_run(folder)
+    [name] = archives(folder)  # kept under its name: it is the best backup there is
+    assert NAME.match(name) and int(NAME.match(name)["id"]) == t.pk
+    error = capsys.readouterr().err
+    edit = reverse("tournaments_director:player_edit", args=[player.pk])
+    assert f"tournament {t.pk}" in error and name in error and "would not restore" in error
+    assert f"player {player.pk}" in error and "U+200B" in error and f"rename the player on the register ({edit})" in error
+    assert backup.read_archive((folder / name).read_bytes())["tournament"]["id"] == t.pk  # a whole file
+
+    backup_run(folder)  # nothing changed: not written (nor refused) again every quarter of an hour
+    assert archives(folder) == [name]
+
+    # The fix the warning names: renaming the player on the register changes the tournament.
+    director = get_user_model().objects.create_superuser("admin", password="geheim-123")
+    client = Client()
+    client.force_login(director)
+    assert client.post(edit, {"name": "Agathe Merz", "club": player.club}).status_code == 302
+    backup_run(folder)
+    newest = max(archives(folder), key=lambda n: (NAME.match(n)["version"]))
+    assert len(archives(folder)) == 2
+    assert backup.restore((folder / newest).read_bytes()).tournament.registrations.filter(player__name="Agathe Merz").exists()
+
+
+@pytest.mark.django_db
+def test_each_archive_is_unpacked_and_parsed_once_to_read_it_back(four_table, tmp_path, monkeypatch):
+    unpacked = []
+    real = backup._unpack
+
+    def counting(content):
+        unpacked.append(len(content))
+        return real(content)
+
+    monkeypatch.setattr(backup, "_unpack", counting)
+    backup_run(tmp_path / "backups")
+    assert len(unpacked) == 1

@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import ngettext
 
 from tournaments import backup_schedule
 
@@ -11,7 +12,8 @@ class Command(BaseCommand):
         "Write an archive of every tournament that changed since its last one (tournaments.backup_schedule) into "
         "--dir (default DATA_DIR/backups), read each back once, then prune: per tournament the newest archive is "
         "always kept, the others go beyond the newest --keep or when older than --keep-days. Exits non-zero when "
-        "a tournament could not be backed up. scripts/serve runs it every BACKUP_MINUTES."
+        "a tournament could not be backed up, or when an archive written would not restore (it is kept, and "
+        "the message names what to correct). scripts/serve runs it every BACKUP_MINUTES."
     )
 
     def add_arguments(self, parser):
@@ -38,7 +40,15 @@ class Command(BaseCommand):
         if options.get("verbosity", 1) > 1:
             for path in report.written:
                 self.stdout.write(f"  {path.name}")
-        if not report.ok:
-            for message in report.failures:
-                self.stderr.write(message)
+        for message in report.failures + report.warnings:
+            self.stderr.write(message)
+        if report.failures:
             raise CommandError(f"{len(report.failures)} tournament(s) not backed up (see above).")
+        if report.warnings:
+            raise CommandError(
+                ngettext(
+                    "%(count)s archive would not restore; it is kept (see above).",
+                    "%(count)s archives would not restore; they are kept (see above).",
+                    len(report.warnings),
+                ) % {"count": len(report.warnings)}
+            )
