@@ -36,6 +36,7 @@ development defaults:
 - ``STATIC_ROOT``: where ``collectstatic`` puts the static files WhiteNoise serves; default
   ``staticfiles/`` beside ``manage.py``. ``STATIC_MANIFEST=1`` (set by ``scripts/serve``): hashed
   and compressed copies.
+- ``EXPORT_LEASE_SECONDS`` (default 30): an export whose worker died is taken up again after this.
 - ``EXPORT_HEAVY_FROM``: ``results:30,score-sheets:40``, from how many tables an export is
   rendered by the background worker (the exporters' own figures by default).
 - ``LOGIN_FAILURE_LIMIT`` (default 5) and ``LOGIN_LOCKOUT_MINUTES`` (default 15): the login
@@ -148,6 +149,9 @@ DATABASES = {
         # Persistent connections are for production (CONN_MAX_AGE=60); off by default, so a test
         # run can drop its database at the end.
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        # A kept connection is checked before a request uses it: one that a database restart or
+        # outage cut is replaced instead of failing that request with a 500.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -252,6 +256,9 @@ TASKS = {
         else "django_tasks_db.DatabaseBackend"
     }
 }
+# How long the worker's lease on an export lasts unless renewed (it renews it every quarter of
+# that while rendering): an export whose worker was killed is taken up again this long after.
+EXPORT_LEASE_SECONDS = int(os.environ.get("EXPORT_LEASE_SECONDS", "30"))
 # From how many tables an export is left to the worker, by exporter, overriding the exporter's own
 # figure: ``EXPORT_HEAVY_FROM=results:30,score-sheets:40``.
 EXPORT_HEAVY_FROM = {

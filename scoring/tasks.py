@@ -35,8 +35,8 @@ DISK_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT}
 
 def lease_seconds() -> float:
     """How long a worker's lease on a job lasts without being renewed (seconds):
-    ``settings.EXPORT_LEASE_SECONDS``, default 60."""
-    return float(getattr(settings, "EXPORT_LEASE_SECONDS", 60))
+    ``settings.EXPORT_LEASE_SECONDS`` (the environment's, default 30)."""
+    return float(settings.EXPORT_LEASE_SECONDS)
 
 
 def lease_end():
