@@ -31,8 +31,11 @@ Anything else is refused with :class:`BackupRefused`, whose message names the re
 which row, which field), and nothing is written. Players are matched by name (and club among
 namesakes) or created, users by user name; an actor missing in this database is kept by name (the
 action log's ``user_name``; the hand history's in the restore's own log entry), a role of a missing
-user is reported in :attr:`Restored.skipped_roles`. Archives of version 1 written before the
-action log kept names (no ``user_name``, no prizes, no clock) restore too.
+user is reported in :attr:`Restored.skipped_roles`. The tournament joins the site's cup of the
+archive's cup name only where the restoring user keeps that cup and it ranks the tournament's
+ruleset (:func:`restore_cup`); otherwise it is restored without a cup, and the summary and the
+report say why. Archives of version 1 written before the action log kept names (no
+``user_name``, no prizes, no clock) restore too.
 
 Memory: the packed file is refused above :data:`MAX_PACKED_BYTES` before it is opened, the
 unpacked stream is read in pieces of :data:`READ_CHUNK` and refused once it passes
@@ -109,7 +112,11 @@ class ArchiveSummary:
     ``actions`` (action-log entries); ``exported_at`` (an aware ``datetime``, ``None`` if the file
     does not say), ``version`` (the archive's format version) and ``release`` (the program that
     wrote it); ``skipped_roles`` (``(user name, role)`` of roles whose user this database lacks,
-    which a restore leaves out) and ``unknown_users`` (actors this database lacks, kept by name).
+    which a restore leaves out) and ``unknown_users`` (actors this database lacks, kept by name);
+    ``cup``, the name of the cup of this site the tournament joins ("" for none), and
+    ``cup_dropped``, why it does not join the archive's cup (a sentence, translated; ``None``
+    when it does or the archive names none), both for the user the summary was made for
+    (:func:`restore_cup`).
     """
 
     name: str
@@ -130,18 +137,47 @@ class ArchiveSummary:
     release: str = ""
     skipped_roles: tuple[tuple[str, str], ...] = ()
     unknown_users: tuple[str, ...] = ()
+    cup: str = ""
+    cup_dropped: str | None = None
 
 
 @dataclass
 class Restored:
     """What :func:`restore` did: the new ``tournament``; ``skipped_roles``, ``(user name, role
-    level as shown)`` of the archive's roles whose user this database lacks (not restored); and
+    level as shown)`` of the archive's roles whose user this database lacks (not restored);
     ``unknown_users``, the user names of actors (action log, hand history, hands entered) this
-    database lacks, kept by name only."""
+    database lacks, kept by name only; ``cup``, the name of the cup it joined ("" for none), and
+    ``cup_dropped``, why it did not join the archive's cup (``None`` when it did or there was
+    none), as :class:`ArchiveSummary` has them."""
 
     tournament: object
     skipped_roles: list[tuple[str, str]] = field(default_factory=list)
     unknown_users: list[str] = field(default_factory=list)
+    cup: str = ""
+    cup_dropped: str | None = None
+
+
+def restore_cup(name: str | None, ruleset: str, user=None):
+    """``(cup, why not)``: the cup of this site a tournament restored from an archive whose cup
+    is ``name`` (``None`` or "": none) and whose ruleset is ``ruleset`` (the registry's key)
+    joins, or ``None`` and why not (a sentence, translated). It joins the cup of that name only
+    when the cup ranks that ruleset and ``user`` may put a tournament in it
+    (:func:`tournaments.cup_roles.may_put_in_cup`: one of its organisers); ``user`` ``None`` is a
+    management command run by the site's operator, who may. The archive's checksum proves
+    nothing here: anyone can recompute it after writing another cup's name into it."""
+    from .cup_roles import may_put_in_cup
+    from .models import Cup
+
+    if not name:
+        return None, None
+    cup = Cup.objects.filter(name=name).first()
+    if cup is None:
+        return None, _("The archive's cup “%(cup)s” is not on this site: the tournament is restored without a cup.") % {"cup": name}
+    if user is not None and not may_put_in_cup(user, cup):
+        return None, _("Only the organisers of the cup “%(cup)s” may put a tournament in it: the tournament is restored without a cup.") % {"cup": name}
+    if cup.ruleset != ruleset:
+        return None, _("The cup “%(cup)s” of this site ranks another ruleset: the tournament is restored without a cup.") % {"cup": name}
+    return cup, None
 
 
 def _models():
@@ -217,7 +253,7 @@ def export_tournament(tournament) -> bytes:
     player_ids = {row["player_id"] for row in data["registrations"]}
     data["players"] = list(Player.objects.filter(pk__in=player_ids).order_by("pk").values("id", "name", "club"))
     data["users"] = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
-    data["cup"] = tournament.cup.name if tournament.cup_id else None  # restored into the cup of that name, if there is one
+    data["cup"] = tournament.cup.name if tournament.cup_id else None  # by name: see restore_cup
     body = _canonical(data)
     del data
     envelope = {
@@ -951,12 +987,13 @@ class ArchiveCheck:
     refusal: BackupRefused | None = None
 
 
-def check_archive(content: bytes) -> ArchiveCheck:
+def check_archive(content: bytes, user=None) -> ArchiveCheck:
     """Read the archive ``content`` once (unpack, parse, checksum) and check its content as
     :func:`restore` would, nothing written. Raises :class:`BackupRefused` only when the file
     itself is not a whole archive of this program (as :func:`read_archive`); a refusal of its
     content is returned in :attr:`ArchiveCheck.refusal`, so a backup that holds something the
-    checks refuse (a name stored before they existed) is still known to be a whole file."""
+    checks refuse (a name stored before they existed) is still known to be a whole file.
+    ``user``: who would restore it (``None``: a management command), for the summary's cup."""
     envelope, data = _read(content)
     row = data.get("tournament")
     row = dict(row) if isinstance(row, dict) else {}  # as written: the checks convert the data in place
@@ -968,21 +1005,23 @@ def check_archive(content: bytes) -> ArchiveCheck:
         verdict = BackupRefused(refused.message)
         verdict.where, verdict.problem, verdict.part, verdict.row_id = refused.where, refused.problem, checker.stage, refused.row_id
         return ArchiveCheck(tournament=row, refusal=verdict)
-    return ArchiveCheck(tournament=row, summary=_summary(checked))
+    return ArchiveCheck(tournament=row, summary=_summary(checked, user))
 
 
-def summarize(content: bytes) -> ArchiveSummary:
+def summarize(content: bytes, user=None) -> ArchiveSummary:
     """What the archive ``content`` holds (:class:`ArchiveSummary`), after every check
-    :func:`restore` makes; nothing is written. Raises :class:`BackupRefused` exactly as
-    :func:`restore` would, so a page can show the refusal before restoring."""
-    check = check_archive(content)
+    :func:`restore` makes, and what a restore by ``user`` (``None``: a management command) would
+    do with its cup; nothing is written. Raises :class:`BackupRefused` exactly as :func:`restore`
+    would, so a page can show the refusal before restoring."""
+    check = check_archive(content, user)
     if check.refusal is not None:
         raise check.refusal
     return check.summary
 
 
-def _summary(checked: _Checked) -> ArchiveSummary:
+def _summary(checked: _Checked, user=None) -> ArchiveSummary:
     t = checked.data["tournament"]
+    cup, cup_dropped = restore_cup(checked.data.get("cup"), checked.ruleset.key, user)
     exported = checked.envelope.get("exported_at")
     exported = parse_datetime(exported) if isinstance(exported, str) else None
     release = checked.envelope.get("release")
@@ -1005,6 +1044,8 @@ def _summary(checked: _Checked) -> ArchiveSummary:
         release=release if isinstance(release, str) else "",
         skipped_roles=tuple(checked.skipped_roles),
         unknown_users=tuple(checked.unknown_users),
+        cup=cup.name if cup is not None else "",
+        cup_dropped=cup_dropped,
     )
 
 
@@ -1096,16 +1137,19 @@ def _reserve_hand_ids(deleted: dict[int, int], tables: dict[int, int]) -> dict[i
 
 
 def restore(content: bytes, user=None) -> Restored:
-    """Restore the archive ``content`` as a new tournament, by ``user`` (logged as its creation).
+    """Restore the archive ``content`` as a new tournament, by ``user`` (logged as its creation;
+    ``None``: a management command run by the site's operator).
 
-    Every check of :func:`summarize` runs first; then, in one transaction, the tournament, its
+    Every check of :func:`summarize` runs first; then, in one transaction, the tournament (in the
+    archive's cup only where :func:`restore_cup` allows it, logged in the cup's log), its
     players (matched by name and club or created), rounds, tables, seats, hands with their whole
     history (deleted hands' versions under fresh ids), flags, confirmations, action log, roles and
     prizes are written with their own times. An actor this database lacks is kept by name; a role
     of a user it lacks is left out. Returns :class:`Restored`; raises :class:`BackupRefused` with
     nothing written."""
     from . import actions
-    from .models import Cup, Table, Tournament
+    from .cup_roles import log_tournament_cup
+    from .models import Table, Tournament
 
     checked = _check(content)
     data, users = checked.data, checked.users
@@ -1113,7 +1157,8 @@ def restore(content: bytes, user=None) -> Restored:
     try:
         with transaction.atomic():
             fields = {k: v for k, v in data["tournament"].items() if k != "id"}
-            fields["cup"] = Cup.objects.filter(name=data.get("cup") or "").first()  # this site's cup of that name, or none
+            cup, cup_dropped = restore_cup(data.get("cup"), checked.ruleset.key, user)
+            fields["cup"] = cup
             tournament = Tournament.objects.create(**fields)
             stamps = {k: fields[k] for k in _stamped_fields(Tournament) if k in fields}
             if stamps:
@@ -1157,10 +1202,16 @@ def restore(content: bytes, user=None) -> Restored:
             if checked.skipped_roles:
                 detail.append(_("roles not restored, their users are not on this site: %(roles)s") % {
                     "roles": ", ".join(f"{name} ({level})" for name, level in checked.skipped_roles)})
+            if cup_dropped:
+                detail.append(cup_dropped)
             actions.log(tournament.pk, actions.Action.CREATED, user, detail="; ".join(detail))
+            log_tournament_cup(tournament, None, user)  # the cup's log: it joined (nothing without a cup)
     except DatabaseError as error:
         raise BackupRefused(_("The archive could not be written (%(error)s); nothing was restored.") % {"error": error}) from error
-    return Restored(tournament=tournament, skipped_roles=list(checked.skipped_roles), unknown_users=list(checked.unknown_users))
+    return Restored(
+        tournament=tournament, skipped_roles=list(checked.skipped_roles), unknown_users=list(checked.unknown_users),
+        cup=cup.name if cup is not None else "", cup_dropped=cup_dropped,
+    )
 
 
 def import_tournament(content: bytes, user=None):

@@ -131,7 +131,10 @@ class RestoreView(SitePermissionRequiredMixin, View):
     """GET: the upload form. POST a file: what the archive holds, or why it is refused (422;
     nothing is kept then). POST ``restore`` with ``upload`` (the token) and ``digest``: restore
     the archive shown as a new tournament, make the user its organiser and go to it, with the
-    roles that could not be restored and the users kept by name only in the messages.
+    roles that could not be restored and the users kept by name only in the messages. The
+    tournament joins the archive's cup only where this user keeps that cup
+    (:func:`tournaments.backup.restore_cup`); the page says before the confirmation which cup it
+    joins or why not, and the messages say it again after the restore.
 
     Anonymous users are sent to the login, users without ``tournaments.add_tournament`` get 403."""
 
@@ -169,7 +172,7 @@ class RestoreView(SitePermissionRequiredMixin, View):
         upload = form.cleaned_data["file"]
         content = upload.read()
         try:
-            summary = backup.summarize(content)
+            summary = backup.summarize(content, user=request.user)
         except backup.BackupRefused as refused:
             return self.render(ArchiveForm(), refusal=refused.message, status=422)
         try:
@@ -246,6 +249,10 @@ class RestoreView(SitePermissionRequiredMixin, View):
         done[token] = [tournament.pk, stored["digest"]]
         request.session[SESSION_DONE] = dict(list(done.items())[-10:])
         messages.success(request, _("%(name)s is restored as a new tournament; you are its organiser.") % {"name": tournament.name})
+        if restored.cup:
+            messages.info(request, _("It is in the cup %(cup)s.") % {"cup": restored.cup})
+        if restored.cup_dropped:
+            messages.warning(request, restored.cup_dropped)
         if restored.skipped_roles:
             messages.warning(
                 request,

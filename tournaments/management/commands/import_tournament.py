@@ -37,6 +37,10 @@ class Command(BaseCommand):
                "players": t.registrations.count(), "rounds": rounds, "planned": t.rounds,
                "hands": t.round_set.values("tables__hands").exclude(tables__hands=None).count()}
         )
+        if restored.cup:
+            self.stdout.write(_("It is in the cup %(cup)s.") % {"cup": restored.cup})
+        if restored.cup_dropped:
+            self.stdout.write(self.style.WARNING(restored.cup_dropped))
         if restored.skipped_roles:
             self.stdout.write(self.style.WARNING(
                 _("Roles not restored, their users are not on this site: %(roles)s")
