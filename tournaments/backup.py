@@ -29,7 +29,9 @@ forms and services check what they store, before anything is written:
 
 Anything else is refused with :class:`BackupRefused`, whose message names the reason (which hand,
 which row, which field), and nothing is written. Players are matched by name (and club among
-namesakes) or created, users by user name; an actor missing in this database is kept by name (the
+namesakes) or created, users by user name (:attr:`ArchiveSummary.granted_roles` and
+``matched_users`` list whom that links, to show before a restore); an actor missing in this
+database is kept by name (the
 action log's ``user_name``; the hand history's in the restore's own log entry), a role of a missing
 user is reported in :attr:`Restored.skipped_roles`. The tournament joins the site's cup of the
 archive's cup name only where the restoring user keeps that cup and it ranks the tournament's
@@ -113,6 +115,10 @@ class ArchiveSummary:
     does not say), ``version`` (the archive's format version) and ``release`` (the program that
     wrote it); ``skipped_roles`` (``(user name, role)`` of roles whose user this database lacks,
     which a restore leaves out) and ``unknown_users`` (actors this database lacks, kept by name);
+    ``granted_roles`` (``(user name, role)`` of roles a restore gives to the users of this
+    database that have those user names: not necessarily the same people, so shown before a
+    restore) and ``matched_users`` (the archive's users, actors and role holders, that a restore
+    links to this database's users of the same user name);
     ``cup``, the name of the cup of this site the tournament joins ("" for none), and
     ``cup_dropped``, why it does not join the archive's cup (a sentence, translated; ``None``
     when it does or the archive names none), both for the user the summary was made for
@@ -137,6 +143,8 @@ class ArchiveSummary:
     release: str = ""
     skipped_roles: tuple[tuple[str, str], ...] = ()
     unknown_users: tuple[str, ...] = ()
+    granted_roles: tuple[tuple[str, str], ...] = ()
+    matched_users: tuple[str, ...] = ()
     cup: str = ""
     cup_dropped: str | None = None
 
@@ -146,13 +154,17 @@ class Restored:
     """What :func:`restore` did: the new ``tournament``; ``skipped_roles``, ``(user name, role
     level as shown)`` of the archive's roles whose user this database lacks (not restored);
     ``unknown_users``, the user names of actors (action log, hand history, hands entered) this
-    database lacks, kept by name only; ``cup``, the name of the cup it joined ("" for none), and
-    ``cup_dropped``, why it did not join the archive's cup (``None`` when it did or there was
-    none), as :class:`ArchiveSummary` has them."""
+    database lacks, kept by name only; ``granted_roles``, ``(user name, role level as shown)`` of
+    the roles given to this database's users of those user names, and ``matched_users``, the
+    archive's users linked to this database's users of the same name; ``cup``, the name of the cup
+    it joined ("" for none), and ``cup_dropped``, why it did not join the archive's cup (``None``
+    when it did or there was none), as :class:`ArchiveSummary` has them."""
 
     tournament: object
     skipped_roles: list[tuple[str, str]] = field(default_factory=list)
     unknown_users: list[str] = field(default_factory=list)
+    granted_roles: list[tuple[str, str]] = field(default_factory=list)
+    matched_users: list[str] = field(default_factory=list)
     cup: str = ""
     cup_dropped: str | None = None
 
@@ -534,7 +546,8 @@ def _message(error: ValidationError) -> str:
 @dataclass
 class _Checked:
     """An archive that passed every check: its envelope, its data with every value converted to
-    what its field stores, the ruleset, and what this database lacks of its users."""
+    what its field stores, the ruleset, and which of its users this database has (by user name)
+    and lacks."""
 
     envelope: dict
     data: dict
@@ -544,6 +557,8 @@ class _Checked:
     deleted_hands: dict[int, int]  # a deleted hand's id -> its table's id (archive ids)
     skipped_roles: list[tuple[str, str]]
     unknown_users: list[str]
+    granted_roles: list[tuple[str, str]]  # (user name, role as shown): given to this site's user of that name
+    matched_users: list[str]  # the archive's users (actors, role holders) taken for this site's of that name
 
 
 class _Checker:
@@ -709,19 +724,20 @@ class _Checker:
         history = data["hand_history"]
         deleted = {row["id"]: row["table_id"] for row in history if row["id"] not in self.ids["hands"]}
         known_users = dict(get_user_model().objects.filter(username__in=self.users.values()).values_list("username", "pk"))
-        skipped = []
+        skipped, granted = [], []
         levels = dict(TournamentRole.Level.choices)
-        for row in data["roles"]:
+        for row in sorted(data["roles"], key=lambda r: self.users[r["user_id"]]):
             name = self.users[row["user_id"]]
-            if name not in known_users:
-                skipped.append((name, str(levels.get(row["level"], row["level"]))))
+            (granted if name in known_users else skipped).append((name, str(levels.get(row["level"], row["level"]))))
         actors = {row["user_id"] for row in data["actions"]}
         actors |= {row["history_user_id"] for row in history} | {row["entered_by_id"] for row in history}
         actors |= {row["entered_by_id"] for row in data["hands"]}
-        unknown = sorted({self.users[u] for u in actors if u is not None and self.users[u] not in known_users})
+        named = {self.users[u] for u in actors if u is not None}
+        unknown = sorted(name for name in named if name not in known_users)
+        matched = sorted({name for name in named if name in known_users} | {name for name, _level in granted})
         return _Checked(
             envelope=self.envelope, data=data, ruleset=rs, users=self.users, known_users=known_users,
-            deleted_hands=deleted, skipped_roles=skipped, unknown_users=unknown,
+            deleted_hands=deleted, skipped_roles=skipped, unknown_users=unknown, granted_roles=granted, matched_users=matched,
         )
 
     def check_users(self, users) -> dict[int, str]:
@@ -1044,6 +1060,8 @@ def _summary(checked: _Checked, user=None) -> ArchiveSummary:
         release=release if isinstance(release, str) else "",
         skipped_roles=tuple(checked.skipped_roles),
         unknown_users=tuple(checked.unknown_users),
+        granted_roles=tuple(checked.granted_roles),
+        matched_users=tuple(checked.matched_users),
         cup=cup.name if cup is not None else "",
         cup_dropped=cup_dropped,
     )
@@ -1199,6 +1217,9 @@ def restore(content: bytes, user=None) -> Restored:
             detail = [_("restored from an archive")]
             if checked.unknown_users:
                 detail.append(_("not users of this site, kept by name: %(names)s") % {"names": ", ".join(checked.unknown_users)})
+            if checked.granted_roles:
+                detail.append(_("roles given to the users of this site of those user names: %(roles)s") % {
+                    "roles": ", ".join(f"{name} ({level})" for name, level in checked.granted_roles)})
             if checked.skipped_roles:
                 detail.append(_("roles not restored, their users are not on this site: %(roles)s") % {
                     "roles": ", ".join(f"{name} ({level})" for name, level in checked.skipped_roles)})
@@ -1210,7 +1231,7 @@ def restore(content: bytes, user=None) -> Restored:
         raise BackupRefused(_("The archive could not be written (%(error)s); nothing was restored.") % {"error": error}) from error
     return Restored(
         tournament=tournament, skipped_roles=list(checked.skipped_roles), unknown_users=list(checked.unknown_users),
-        cup=cup.name if cup is not None else "", cup_dropped=cup_dropped,
+        granted_roles=list(checked.granted_roles), matched_users=list(checked.matched_users), cup=cup.name if cup is not None else "", cup_dropped=cup_dropped,
     )
 
 

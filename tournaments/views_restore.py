@@ -116,7 +116,7 @@ def _token(value) -> str | None:
     return value if isinstance(value, str) and len(value) == 32 and set(value) <= TOKEN_CHARS else None
 
 
-def _skipped_text(skipped_roles) -> str:
+def _roles_text(skipped_roles) -> str:
     return ", ".join(_("%(user)s (%(role)s)") % {"user": user, "role": _role_label(role)} for user, role in skipped_roles)
 
 
@@ -253,11 +253,17 @@ class RestoreView(SitePermissionRequiredMixin, View):
             messages.info(request, _("It is in the cup %(cup)s.") % {"cup": restored.cup})
         if restored.cup_dropped:
             messages.warning(request, restored.cup_dropped)
+        if restored.granted_roles:
+            messages.warning(
+                request,
+                _("These roles were given to the users of this site with these user names: %(roles)s. Check that they are the same people on the Roles page.")
+                % {"roles": _roles_text(restored.granted_roles)},
+            )
         if restored.skipped_roles:
             messages.warning(
                 request,
                 _("These roles could not be restored (no such user on this site, or he had a role already): %(roles)s. Give them on the Roles page.")
-                % {"roles": _skipped_text(restored.skipped_roles)},
+                % {"roles": _roles_text(restored.skipped_roles)},
             )
         if restored.unknown_users:
             messages.info(

@@ -223,6 +223,8 @@ def test_users_missing_in_the_target_are_reported_and_kept_by_name(day, english)
 
     summary = summarize(content)
     assert summary.skipped_roles == (("schreiber", "scorer"),) and summary.unknown_users == ("schreiber",)
+    assert summary.granted_roles == (("helfer", "director"), ("leiter", "organiser"))
+    assert summary.matched_users == ("helfer", "leiter")
     restored = restore(content)
     assert restored.skipped_roles == [("schreiber", "scorer")]
     assert restored.unknown_users == ["schreiber"]
@@ -308,6 +310,10 @@ def test_the_command_prints_what_it_could_not_restore(day, tmp_path, capsys, eng
     assert "Tag der Wahrheit" in out and "10 players" in out
     assert "schreiber (scorer)" in out  # the role left out
     assert "kept by name: schreiber" in out
+    # Given to this site's users of those names, and said so: they may be other people.
+    granted = out[out.index("Roles given to the users of this site"):].splitlines()[0]
+    assert "helfer (director)" in granted and "leiter (organiser)" in granted and "schreiber" not in granted
+    assert "same user name: helfer, leiter" in out
 
 
 @pytest.mark.django_db

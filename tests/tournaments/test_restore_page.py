@@ -194,3 +194,22 @@ def test_a_full_disk_keeps_no_half_upload_and_says_so(organiser_client, data_dir
     assert response.status_code == 507
     assert "could not keep the upload" in response.content.decode() and 'name="restore"' not in response.content.decode()
     assert pending_files(data_dir) == []  # not even a temporary file
+
+
+@pytest.mark.django_db
+def test_roles_given_to_this_sites_users_of_the_same_name_are_shown_before_and_after(organiser_client, data_dir, archive):
+    anna = get_user_model().objects.create_user("gast", password="geheim-123")  # someone else here, named alike
+    shown = upload(organiser_client, archive)
+    summary = shown.context["summary"]
+    assert summary.granted_roles == (("gast", "director"),) and summary.skipped_roles == ()
+    assert summary.matched_users == ("gast",)
+    page = shown.content.decode()
+    before = page.index('name="restore"')
+    assert 0 <= page.index("Roles that will be given to the users of this site") < before
+    assert page.index("gast (director)") < before
+
+    restored = organiser_client.post(URL, confirm_fields(shown), follow=True)
+    said = [str(m) for m in restored.context["messages"]]
+    assert any("were given to the users of this site" in m and "gast (director)" in m for m in said)
+    new = Tournament.objects.order_by("-pk").first()
+    assert TournamentRole.objects.get(tournament=new, user=anna).level == TournamentRole.Level.DIRECTOR

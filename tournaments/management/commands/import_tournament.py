@@ -41,6 +41,15 @@ class Command(BaseCommand):
             self.stdout.write(_("It is in the cup %(cup)s.") % {"cup": restored.cup})
         if restored.cup_dropped:
             self.stdout.write(self.style.WARNING(restored.cup_dropped))
+        if restored.granted_roles:
+            self.stdout.write(self.style.WARNING(
+                _("Roles given to the users of this site with these user names (check that they are the same people): %(roles)s")
+                % {"roles": ", ".join(f"{name} ({level})" for name, level in restored.granted_roles)}
+            ))
+        if restored.matched_users:
+            self.stdout.write(
+                _("Taken for the users of this site with the same user name: %(names)s") % {"names": ", ".join(restored.matched_users)}
+            )
         if restored.skipped_roles:
             self.stdout.write(self.style.WARNING(
                 _("Roles not restored, their users are not on this site: %(roles)s")
