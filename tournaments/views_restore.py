@@ -4,11 +4,14 @@
 Who: a user allowed to create tournaments (``tournaments.add_tournament``, the "Organisers"
 group; the same check as the new-tournament page). He becomes the restored tournament's organiser.
 
-Between the two steps the upload waits as a file of its own in ``DATA_DIR/restore/`` under a
-random name (the session only names it, with its SHA-256 digest): an archive may be several
-megabytes, too much for a session row. It is bounded: at most :data:`MAX_UPLOAD_BYTES` a file,
-:data:`PENDING_PER_SESSION` waiting per session, :data:`PENDING_MAX` in the folder and none older
-than :data:`PENDING_HOURS` hours. The confirmation takes the file away by renaming it before it
+Between the two steps the upload waits as a file of its own in ``DATA_DIR/restore/``, named by
+its user's id and a random token (``u<user id>-<token>.tarock.json.gz``; the session only names
+it, with its SHA-256 digest): an archive may be several megabytes, too much for a session row. It
+is bounded per user, so no organiser's uploads make another's give way: at most
+:data:`MAX_UPLOAD_BYTES` a file, :data:`PENDING_PER_USER` waiting per user (whatever his sessions;
+his oldest gives way to a new one), and none older than :data:`PENDING_HOURS` hours (each upload
+sweeps the folder by age). The folder holds at most that many uploads of each user allowed to
+restore, the organisers of the site. The confirmation takes the file away by renaming it before it
 restores anything, so of a double click or a second tab with the same confirmation only one
 restores; the other is told it was restored already.
 """
@@ -39,9 +42,9 @@ from .permissions import SitePermissionRequiredMixin
 
 # The largest archive taken: the packed size the backup module reads at most.
 MAX_UPLOAD_BYTES = backup.MAX_PACKED_BYTES
-PENDING_PER_SESSION = 3
-PENDING_MAX = 30
+PENDING_PER_USER = 3
 PENDING_HOURS = 6
+PENDING_SUFFIX = ".tarock.json.gz"
 SESSION_PENDING = "tournament_restore_pending"  # {token: {"digest": sha256, "name": file name}}
 SESSION_DONE = "tournament_restore_done"  # {token: [restored tournament id, digest]}, the latest few
 TOKEN_CHARS = set("0123456789abcdef")
@@ -76,8 +79,8 @@ def pending_folder() -> Path:
     return Path(settings.DATA_DIR) / "restore"
 
 
-def _pending_path(token: str) -> Path:
-    return pending_folder() / f"{token}.tarock.json.gz"
+def _pending_path(token: str, user_id: int) -> Path:
+    return pending_folder() / f"u{user_id}-{token}{PENDING_SUFFIX}"
 
 
 def _remove(path: Path) -> None:
@@ -85,29 +88,48 @@ def _remove(path: Path) -> None:
         path.unlink()
 
 
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return None
+
+
 def _sweep(folder: Path) -> None:
-    """Remove uploads nobody confirmed within :data:`PENDING_HOURS` hours, and the oldest beyond
-    :data:`PENDING_MAX` (an upload waits as one file, or as ``*.claimed`` while it is restored)."""
-    entries = []
-    for path in folder.iterdir():
-        with contextlib.suppress(FileNotFoundError):
-            entries.append((path.stat().st_mtime, path))
-    entries.sort(reverse=True)
+    """Remove every file of ``folder`` older than :data:`PENDING_HOURS` hours: uploads nobody
+    confirmed, and what a killed request left (``*.claimed-*`` while restored, temporary files)."""
     limit = time.time() - PENDING_HOURS * 3600
-    for index, (mtime, path) in enumerate(entries):
-        if mtime < limit or index >= PENDING_MAX:
+    for path in folder.iterdir():
+        mtime = _mtime(path)
+        if mtime is not None and mtime < limit:
             _remove(path)
 
 
-def _keep_upload(content: bytes) -> str:
-    """Write ``content`` to a new file under a random name in :func:`pending_folder`, whole or not
-    at all (:func:`tournaments.atomic.write_atomically`), and return its token. Raises
-    :class:`OSError` (a full disk) with nothing left behind."""
+def _make_room(folder: Path, user_id: int) -> None:
+    """Remove the oldest uploads of user ``user_id`` waiting in ``folder`` beyond the newest
+    :data:`PENDING_PER_USER` − 1, to leave room for his new one; nobody else's are touched."""
+    waiting = []
+    for path in folder.glob(f"u{user_id}-*{PENDING_SUFFIX}"):
+        mtime = _mtime(path)
+        if mtime is not None:
+            waiting.append((mtime, path.name, path))
+    waiting.sort(reverse=True)
+    for _when, _name, path in waiting[PENDING_PER_USER - 1:]:
+        _remove(path)
+
+
+def _keep_upload(content: bytes, user_id: int) -> str:
+    """Write ``content``, uploaded by user ``user_id``, to a new file under a random name in
+    :func:`pending_folder`, whole or not at all (:func:`tournaments.atomic.write_atomically`), and
+    return its token; first the folder is swept by age and his oldest uploads beyond
+    :data:`PENDING_PER_USER` give way. Raises :class:`OSError` (a full disk) with nothing left
+    behind."""
     folder = pending_folder()
     folder.mkdir(parents=True, exist_ok=True)
     _sweep(folder)
+    _make_room(folder, user_id)
     token = secrets.token_hex(16)
-    write_atomically(_pending_path(token), content)
+    write_atomically(_pending_path(token, user_id), content)
     return token
 
 
@@ -176,7 +198,7 @@ class RestoreView(SitePermissionRequiredMixin, View):
         except backup.BackupRefused as refused:
             return self.render(ArchiveForm(), refusal=refused.message, status=422)
         try:
-            token = _keep_upload(content)
+            token = _keep_upload(content, request.user.pk)
         except OSError as error:
             return self.render(
                 ArchiveForm(),
@@ -187,8 +209,8 @@ class RestoreView(SitePermissionRequiredMixin, View):
         digest = hashlib.sha256(content).hexdigest()
         pending = dict(request.session.get(SESSION_PENDING) or {})
         pending[token] = {"digest": digest, "name": upload.name[:200]}
-        while len(pending) > PENDING_PER_SESSION:  # the oldest upload of this session gives way
-            _remove(_pending_path(next(iter(pending))))
+        while len(pending) > PENDING_PER_USER:  # the session names no more than he may have waiting
+            _remove(_pending_path(next(iter(pending)), request.user.pk))
             del pending[next(iter(pending))]
         request.session[SESSION_PENDING] = pending
         return self.render(ArchiveForm(), summary=summary, token=token, digest=digest)
@@ -213,7 +235,7 @@ class RestoreView(SitePermissionRequiredMixin, View):
         stored = pending.get(token) if token else None
         if stored is None or stored.get("digest") != request.POST.get("digest"):
             return self._already(request, token)
-        path = _pending_path(token)
+        path = _pending_path(token, request.user.pk)
         claimed = path.with_name(path.name + f".claimed-{secrets.token_hex(4)}")
         try:
             os.rename(path, claimed)  # only one confirmation gets the file

@@ -213,3 +213,44 @@ def test_roles_given_to_this_sites_users_of_the_same_name_are_shown_before_and_a
     assert any("were given to the users of this site" in m and "gast (director)" in m for m in said)
     new = Tournament.objects.order_by("-pk").first()
     assert TournamentRole.objects.get(tournament=new, user=anna).level == TournamentRole.Level.DIRECTOR
+
+
+@pytest.mark.django_db
+def test_one_organisers_many_uploads_never_evict_anothers(organiser_client, organiser, data_dir, archive, english):
+    from django.test import Client
+
+    other = get_user_model().objects.create_user("zweiter", password="geheim-123")
+    other.groups.add(organisers_group())
+    second = Client()
+    second.force_login(other)
+    waiting = confirm_fields(upload(second, archive))
+
+    another_session = Client()  # the same organiser in a second browser counts as the same one
+    another_session.force_login(organiser)
+    for client in [organiser_client] * 20 + [another_session] * 5:
+        assert upload(client, archive).status_code == 200
+    mine = [n for n in pending_files(data_dir) if n.startswith(f"u{organiser.pk}-")]
+    assert len(mine) == views_restore.PENDING_PER_USER
+    assert len(pending_files(data_dir)) == views_restore.PENDING_PER_USER + 1
+
+    count = Tournament.objects.count()
+    assert second.post(URL, waiting).status_code == 302
+    assert Tournament.objects.count() == count + 1  # the other organiser's upload was still there
+
+
+@pytest.mark.django_db
+def test_uploads_nobody_confirmed_are_swept_by_age(organiser_client, data_dir, archive, english):
+    import os
+    import time
+
+    old = confirm_fields(upload(organiser_client, archive))
+    [name] = pending_files(data_dir)
+    hours_ago = time.time() - (views_restore.PENDING_HOURS + 1) * 3600
+    os.utime(data_dir / "restore" / name, (hours_ago, hours_ago))
+    (data_dir / "restore" / "u999-left-by-a-killed-request.tarock.json.gz.claimed-0a1b").write_bytes(b"x")
+    os.utime(data_dir / "restore" / "u999-left-by-a-killed-request.tarock.json.gz.claimed-0a1b", (hours_ago, hours_ago))
+
+    fresh = upload(organiser_client, archive)  # any upload sweeps the folder
+    assert pending_files(data_dir) == [f"u{fresh.wsgi_request.user.pk}-{fresh.context['upload']}.tarock.json.gz"]
+    expired = organiser_client.post(URL, old, follow=True)
+    assert "has expired" in expired.content.decode()
