@@ -57,7 +57,7 @@ WRITTEN_FORMAT = "%Y%m%d-%H%M%S"
 
 class BackupFailed(Exception):
     """One tournament's archive could not be written or did not read back; ``message`` says which
-    and why, for the command's report. Nothing of it is left in the folder."""
+    and why (translated), for the command's report. Nothing of it is left in the folder."""
 
     def __init__(self, message: str):
         self.message = message
@@ -152,10 +152,10 @@ def read_back(content: bytes, tournament) -> tuple[int, backup.BackupRefused | N
     row = check.tournament
     created = parse_datetime(str(row.get("created"))) if row.get("created") else None
     if created is None or row.get("id") != tournament.pk or not _same_moment(created, tournament.created):
-        raise ValueError("the archive holds another tournament")
+        raise ValueError(_("the archive holds another tournament"))
     version = row.get("data_version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise ValueError("the archive has no data version")
+        raise ValueError(_("the archive has no data version"))
     return version, check.refusal
 
 
@@ -185,7 +185,7 @@ def write_checked(tournament, folder: Path, now: dt.datetime) -> Written:
     file does not read back as a whole archive of this tournament; nothing of it is left in
     ``folder`` then."""
     temporary = folder / f"{TEMPORARY}{tournament.pk}.{secrets.token_hex(6)}.writing"
-    label = f"tournament {tournament.pk} ({tournament.name})"
+    label = _("tournament %(id)s (%(name)s)") % {"id": tournament.pk, "name": tournament.name}
     try:
         try:
             backup.write_archive(tournament, temporary)  # whole and synced, or nothing and OSError
@@ -193,16 +193,20 @@ def write_checked(tournament, folder: Path, now: dt.datetime) -> Written:
         except OSError as error:
             if error.errno in (errno.ENOSPC, errno.EDQUOT):
                 raise BackupFailed(
-                    f"{label}: not backed up, the disk holding {folder} is full ({error.strerror}). "
-                    "Nothing was written; free some space (or prune with --keep/--keep-days)."
+                    _("%(tournament)s: not backed up, the disk holding %(folder)s is full (%(error)s). "
+                      "Nothing was written; free some space (or prune with --keep/--keep-days).")
+                    % {"tournament": label, "folder": folder, "error": error.strerror}
                 ) from error
-            raise BackupFailed(f"{label}: not backed up, writing to {folder} failed: {error}") from error
+            raise BackupFailed(
+                _("%(tournament)s: not backed up, writing to %(folder)s failed: %(error)s") % {"tournament": label, "folder": folder, "error": error}
+            ) from error
         try:
             version, refusal = read_back(content, tournament)
-        except backup.BackupRefused as refused:
-            raise BackupFailed(f"{label}: the archive just written does not read back ({refused.message}); it was removed.") from refused
-        except (ValueError, TypeError, KeyError) as error:
-            raise BackupFailed(f"{label}: the archive just written does not read back ({error}); it was removed.") from error
+        except (backup.BackupRefused, ValueError, TypeError, KeyError) as error:
+            reason = error.message if isinstance(error, backup.BackupRefused) else error
+            raise BackupFailed(
+                _("%(tournament)s: the archive just written does not read back (%(reason)s); it was removed.") % {"tournament": label, "reason": reason}
+            ) from error
         del content
         path = folder / archive_name(tournament.pk, tournament.created, version, now)
         written = Written(path, None if refusal is None else _warning(label, path, refusal))
@@ -212,7 +216,9 @@ def write_checked(tournament, folder: Path, now: dt.datetime) -> Written:
         try:
             os.replace(temporary, path)
         except OSError as error:
-            raise BackupFailed(f"{label}: not backed up, naming the archive in {folder} failed: {error}") from error
+            raise BackupFailed(
+                _("%(tournament)s: not backed up, naming the archive in %(folder)s failed: %(error)s") % {"tournament": label, "folder": folder, "error": error}
+            ) from error
         atomic._sync_folder(folder)
         return written
     except BaseException:

@@ -260,3 +260,20 @@ def test_a_tournament_holding_a_name_stored_before_the_checks_is_deleted_with_it
     assert backup.read_archive(path.read_bytes())["tournament"]["name"] == t.name  # the best archive there is of it
     check = backup.check_archive(path.read_bytes())
     assert check.refusal.part == "players" and check.refusal.row_id == player.pk and "U+200B" in check.refusal.problem
+
+
+@pytest.mark.django_db
+def test_the_export_command_says_what_to_fix_when_the_archive_would_not_restore(four_table, tmp_path, english):
+    t = four_table.round.tournament
+    player = t.registrations.get(start_number=3).player
+    Player.objects.filter(pk=player.pk).update(name="Agathe\u202eMerz")  # stored before the checks existed
+    path = tmp_path / "t.tarock.json.gz"
+    with pytest.raises(CommandError) as failed:
+        call_command("export_tournament", str(t.pk), "--output", str(path), verbosity=0)
+    assert "would not restore" in str(failed.value) and f"player {player.pk}" in str(failed.value)
+    from django.urls import reverse
+
+    assert f"rename the player on the register ({reverse('tournaments_director:player_edit', args=[player.pk])})" in str(failed.value)
+    assert read_archive(path.read_bytes())["tournament"]["id"] == t.pk  # written whole all the same
+    with pytest.raises(CommandError, match="There is no tournament 999999"):
+        call_command("export_tournament", "999999", "--output", str(tmp_path / "none.tarock.json.gz"), verbosity=0)

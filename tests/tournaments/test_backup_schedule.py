@@ -195,7 +195,7 @@ def test_a_killed_run_leaves_nothing_for_the_next_one(four_table, tmp_path):
 
 
 @pytest.mark.django_db
-def test_keep_must_leave_at_least_one_archive(tmp_path):
+def test_keep_must_leave_at_least_one_archive(tmp_path, english):
     with pytest.raises(CommandError, match="at least 1"):
         backup_run(tmp_path, "--keep", "0")
 
@@ -254,3 +254,30 @@ def test_each_archive_is_unpacked_and_parsed_once_to_read_it_back(four_table, tm
     monkeypatch.setattr(backup, "_unpack", counting)
     backup_run(tmp_path / "backups")
     assert len(unpacked) == 1
+
+
+@pytest.mark.django_db
+def test_the_runs_report_is_translated_sentence_by_sentence(stored_before_the_checks, make_tournament, tmp_path, monkeypatch, capsys):
+    """Every line the command prints, and its error, is a whole sentence from the catalogue (here
+    a stand-in marking each with «»), never English with a translated refusal pasted inside."""
+    from django.utils import translation
+
+    monkeypatch.setattr(translation._trans, "gettext", lambda message: f"«{message}»")
+    monkeypatch.setattr(translation._trans, "ngettext", lambda one, many, n: f"«{one if n == 1 else many}»")
+    broken = make_tournament(name="Abgeschnitten", players=4)
+    real_write = backup.write_archive
+
+    def truncating_write(tournament, path):
+        size = real_write(tournament, path)
+        if tournament.pk == broken.pk:
+            path.write_bytes(path.read_bytes()[: size // 2])
+        return size
+
+    monkeypatch.setattr(backup, "write_archive", truncating_write)
+    with pytest.raises(CommandError) as failed:
+        call_command("backup_tournaments", "--dir", str(tmp_path / "backups"), verbosity=1)
+    out, err = capsys.readouterr()
+    lines = [line for line in (out + err).splitlines() if line.strip()] + [str(failed.value)]
+    assert len(lines) == 4  # the count, the failure, the warning, the error
+    for line in lines:
+        assert line.startswith("«"), line

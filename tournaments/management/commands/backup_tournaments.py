@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments import backup_schedule
@@ -25,30 +26,43 @@ class Command(BaseCommand):
 
     def handle(self, *args, dir=None, keep=20, keep_days=None, **options):
         if keep < 1:
-            raise CommandError("--keep must be at least 1: the newest archive of a tournament is always kept.")
+            raise CommandError(_("--keep must be at least 1: the newest archive of a tournament is always kept."))
         if keep_days is not None and keep_days < 0:
-            raise CommandError("--keep-days cannot be negative.")
+            raise CommandError(_("--keep-days cannot be negative."))
         folder = Path(dir) if dir else Path(settings.DATA_DIR) / "backups"
         try:
             report = backup_schedule.run(folder, keep=keep, keep_days=keep_days)
         except OSError as error:
-            raise CommandError(f"No backup was written: the folder {folder} cannot be used ({error}).") from error
+            raise CommandError(
+                _("No backup was written: the folder %(folder)s cannot be used (%(error)s).") % {"folder": folder, "error": error}
+            ) from error
         if report.busy:
-            self.stdout.write(f"Another backup run is writing to {folder}; nothing done.")
+            self.stdout.write(_("Another backup run is writing to %(folder)s; nothing done.") % {"folder": folder})
             return
-        self.stdout.write(f"{len(report.written)} archive(s) written to {folder}, {len(report.removed)} old one(s) removed.")
+        written, removed = len(report.written), len(report.removed)
+        self.stdout.write(" ".join([
+            ngettext("%(count)s archive written to %(folder)s.", "%(count)s archives written to %(folder)s.", written)
+            % {"count": written, "folder": folder},
+            ngettext("%(count)s old archive removed.", "%(count)s old archives removed.", removed) % {"count": removed},
+        ]))
         if options.get("verbosity", 1) > 1:
             for path in report.written:
                 self.stdout.write(f"  {path.name}")
         for message in report.failures + report.warnings:
             self.stderr.write(message)
+        problems = []
         if report.failures:
-            raise CommandError(f"{len(report.failures)} tournament(s) not backed up (see above).")
+            problems.append(
+                ngettext("%(count)s tournament not backed up (see above).", "%(count)s tournaments not backed up (see above).", len(report.failures))
+                % {"count": len(report.failures)}
+            )
         if report.warnings:
-            raise CommandError(
+            problems.append(
                 ngettext(
                     "%(count)s archive would not restore; it is kept (see above).",
                     "%(count)s archives would not restore; they are kept (see above).",
                     len(report.warnings),
                 ) % {"count": len(report.warnings)}
             )
+        if problems:
+            raise CommandError(" ".join(problems))

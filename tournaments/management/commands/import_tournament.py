@@ -21,7 +21,7 @@ class Command(BaseCommand):
         try:
             content = Path(file).read_bytes()
         except OSError as error:
-            raise CommandError(f"Cannot read {file}: {error}") from error
+            raise CommandError(_("Cannot read %(file)s: %(error)s") % {"file": file, "error": error.strerror or error}) from error
         try:
             restored = restore(content)
         except BackupRefused as refused:
