@@ -33,7 +33,7 @@ namesakes) or created, users by user name (:attr:`ArchiveSummary.granted_roles` 
 ``matched_users`` list whom that links, to show before a restore); an actor missing in this
 database is kept by name (the
 action log's ``user_name``; the hand history's in the restore's own log entry), a role of a missing
-user is reported in :attr:`Restored.skipped_roles`. The tournament joins the site's cup of the
+user is reported in :attr:`ArchiveSummary.skipped_roles`. The tournament joins the site's cup of the
 archive's cup name only where the restoring user keeps that cup and it ranks the tournament's
 ruleset (:func:`restore_cup`); otherwise it is restored without a cup, and the summary and the
 report say why. Archives of version 1 written before the action log kept names (no
@@ -53,7 +53,7 @@ import json
 import math
 import zlib
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
@@ -103,44 +103,39 @@ class BackupRefused(Refused):
 
 @dataclass(frozen=True)
 class ArchiveSummary:
-    """What an archive holds, after every check :func:`restore` makes (:func:`summarize`).
+    """What an archive holds, after every check :func:`restore` makes (:func:`summarize`), and
+    what a restore of it does with its cup and users: what the restore page shows before the
+    confirmation and :class:`Restored` reports after it.
 
     ``name``, ``venue``, ``date`` (a ``datetime.date``) of the tournament; ``ruleset`` (the
-    registry's key), ``edition``, ``ruleset_name`` (the ruleset's name, translated) and
-    ``ruleset_label`` (ruleset and edition as players name them, translated, as the tournament
-    form offers them: "Tiroler Tarockcup 2019/20", "Cego Ichenheim"); ``players``
-    (registrations), ``rounds`` (rounds drawn), ``planned_rounds`` (the tournament's rounds),
-    ``hands`` (hands stored now), ``deleted_hands`` (hands deleted, kept in their history),
-    ``actions`` (action-log entries); ``exported_at`` (an aware ``datetime``, ``None`` if the file
-    does not say), ``version`` (the archive's format version) and ``release`` (the program that
-    wrote it); ``skipped_roles`` (``(user name, role)`` of roles whose user this database lacks,
+    registry's key), ``edition`` and ``ruleset_label`` (ruleset and edition as players name them,
+    translated, as the tournament form offers them: "Tiroler Tarockcup 2019/20", "Cego
+    Ichenheim"); ``players`` (registrations), ``rounds`` (rounds drawn), ``planned_rounds`` (the
+    tournament's rounds), ``hands`` (hands stored now), ``deleted_hands`` (hands deleted, kept in
+    their history); ``exported_at`` (an aware ``datetime``, ``None`` if the file does not say);
+    ``skipped_roles`` (``(user name, role as shown)`` of roles whose user this database lacks,
     which a restore leaves out) and ``unknown_users`` (actors this database lacks, kept by name);
-    ``granted_roles`` (``(user name, role)`` of roles a restore gives to the users of this
-    database that have those user names: not necessarily the same people, so shown before a
+    ``granted_roles`` (``(user name, role as shown)`` of roles a restore gives to the users of
+    this database that have those user names: not necessarily the same people, so shown before a
     restore) and ``matched_users`` (the archive's users, actors and role holders, that a restore
-    links to this database's users of the same user name);
-    ``cup``, the name of the cup of this site the tournament joins ("" for none), and
-    ``cup_dropped``, why it does not join the archive's cup (a sentence, translated; ``None``
-    when it does or the archive names none), both for the user the summary was made for
-    (:func:`restore_cup`).
+    links to this database's users of the same user name); ``cup``, the name of the cup of this
+    site the tournament joins ("" for none), and ``cup_dropped``, why it does not join the
+    archive's cup (a sentence, translated; ``None`` when it does or the archive names none), for
+    the user the summary was made for (:func:`restore_cup`).
     """
 
     name: str
     ruleset: str
-    ruleset_name: str
     edition: str
+    ruleset_label: str
     date: date
     players: int
-    hands: int
     rounds: int
+    planned_rounds: int
+    hands: int
+    deleted_hands: int
     exported_at: datetime | None
     venue: str = ""
-    ruleset_label: str = ""
-    planned_rounds: int = 0
-    deleted_hands: int = 0
-    actions: int = 0
-    version: int = VERSION
-    release: str = ""
     skipped_roles: tuple[tuple[str, str], ...] = ()
     unknown_users: tuple[str, ...] = ()
     granted_roles: tuple[tuple[str, str], ...] = ()
@@ -149,24 +144,14 @@ class ArchiveSummary:
     cup_dropped: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Restored:
-    """What :func:`restore` did: the new ``tournament``; ``skipped_roles``, ``(user name, role
-    level as shown)`` of the archive's roles whose user this database lacks (not restored);
-    ``unknown_users``, the user names of actors (action log, hand history, hands entered) this
-    database lacks, kept by name only; ``granted_roles``, ``(user name, role level as shown)`` of
-    the roles given to this database's users of those user names, and ``matched_users``, the
-    archive's users linked to this database's users of the same name; ``cup``, the name of the cup
-    it joined ("" for none), and ``cup_dropped``, why it did not join the archive's cup (``None``
-    when it did or there was none), as :class:`ArchiveSummary` has them."""
+    """What :func:`restore` did: the new ``tournament``, and ``summary``, the
+    :class:`ArchiveSummary` of what it restored as it was restored (the cup it joined or why not,
+    the roles given and left out, the users kept by name)."""
 
     tournament: object
-    skipped_roles: list[tuple[str, str]] = field(default_factory=list)
-    unknown_users: list[str] = field(default_factory=list)
-    granted_roles: list[tuple[str, str]] = field(default_factory=list)
-    matched_users: list[str] = field(default_factory=list)
-    cup: str = ""
-    cup_dropped: str | None = None
+    summary: ArchiveSummary
 
 
 def restore_cup(name: str | None, ruleset: str, user=None):
@@ -1021,7 +1006,8 @@ def check_archive(content: bytes, user=None) -> ArchiveCheck:
         verdict = BackupRefused(refused.message)
         verdict.where, verdict.problem, verdict.part, verdict.row_id = refused.where, refused.problem, checker.stage, refused.row_id
         return ArchiveCheck(tournament=row, refusal=verdict)
-    return ArchiveCheck(tournament=row, summary=_summary(checked, user))
+    cup, cup_dropped = restore_cup(checked.data.get("cup"), checked.ruleset.key, user)
+    return ArchiveCheck(tournament=row, summary=_summary(checked, cup, cup_dropped))
 
 
 def summarize(content: bytes, user=None) -> ArchiveSummary:
@@ -1035,29 +1021,25 @@ def summarize(content: bytes, user=None) -> ArchiveSummary:
     return check.summary
 
 
-def _summary(checked: _Checked, user=None) -> ArchiveSummary:
+def _summary(checked: _Checked, cup, cup_dropped: str | None) -> ArchiveSummary:
+    """The :class:`ArchiveSummary` of ``checked``, joining ``cup`` (a :class:`Cup` or ``None``,
+    and why not: :func:`restore_cup`)."""
     t = checked.data["tournament"]
-    cup, cup_dropped = restore_cup(checked.data.get("cup"), checked.ruleset.key, user)
     exported = checked.envelope.get("exported_at")
     exported = parse_datetime(exported) if isinstance(exported, str) else None
-    release = checked.envelope.get("release")
     return ArchiveSummary(
         name=t["name"],
         ruleset=checked.ruleset.key,
-        ruleset_name=_(checked.ruleset.name),
         edition=checked.ruleset.edition,
+        ruleset_label=_(checked.ruleset.label),
         date=t["date"],
         players=len(checked.data["registrations"]),
-        hands=len(checked.data["hands"]),
         rounds=len(checked.data["rounds"]),
+        planned_rounds=t["rounds"],
+        hands=len(checked.data["hands"]),
+        deleted_hands=len(checked.deleted_hands),
         exported_at=exported,
         venue=t.get("venue", ""),
-        ruleset_label=_(checked.ruleset.label),
-        planned_rounds=t["rounds"],
-        deleted_hands=len(checked.deleted_hands),
-        actions=len(checked.data["actions"]),
-        version=checked.envelope["version"],
-        release=release if isinstance(release, str) else "",
         skipped_roles=tuple(checked.skipped_roles),
         unknown_users=tuple(checked.unknown_users),
         granted_roles=tuple(checked.granted_roles),
@@ -1229,10 +1211,7 @@ def restore(content: bytes, user=None) -> Restored:
             log_tournament_cup(tournament, None, user)  # the cup's log: it joined (nothing without a cup)
     except DatabaseError as error:
         raise BackupRefused(_("The archive could not be written (%(error)s); nothing was restored.") % {"error": error}) from error
-    return Restored(
-        tournament=tournament, skipped_roles=list(checked.skipped_roles), unknown_users=list(checked.unknown_users),
-        granted_roles=list(checked.granted_roles), matched_users=list(checked.matched_users), cup=cup.name if cup is not None else "", cup_dropped=cup_dropped,
-    )
+    return Restored(tournament=tournament, summary=_summary(checked, cup, cup_dropped))
 
 
 def import_tournament(content: bytes, user=None):

@@ -271,25 +271,26 @@ class RestoreView(SitePermissionRequiredMixin, View):
         done[token] = [tournament.pk, stored["digest"]]
         request.session[SESSION_DONE] = dict(list(done.items())[-10:])
         messages.success(request, _("%(name)s is restored as a new tournament; you are its organiser.") % {"name": tournament.name})
-        if restored.cup:
-            messages.info(request, _("It is in the cup %(cup)s.") % {"cup": restored.cup})
-        if restored.cup_dropped:
-            messages.warning(request, restored.cup_dropped)
-        if restored.granted_roles:
+        summary = restored.summary
+        if summary.cup:
+            messages.info(request, _("It is in the cup %(cup)s.") % {"cup": summary.cup})
+        if summary.cup_dropped:
+            messages.warning(request, summary.cup_dropped)
+        if summary.granted_roles:
             messages.warning(
                 request,
                 _("These roles were given to the users of this site with these user names: %(roles)s. Check that they are the same people on the Roles page.")
-                % {"roles": _roles_text(restored.granted_roles)},
+                % {"roles": _roles_text(summary.granted_roles)},
             )
-        if restored.skipped_roles:
+        if summary.skipped_roles:
             messages.warning(
                 request,
                 _("These roles could not be restored (no such user on this site, or he had a role already): %(roles)s. Give them on the Roles page.")
-                % {"roles": _roles_text(restored.skipped_roles)},
+                % {"roles": _roles_text(summary.skipped_roles)},
             )
-        if restored.unknown_users:
+        if summary.unknown_users:
             messages.info(
                 request,
-                _("Kept by name only, as there is no such user on this site: %(users)s.") % {"users": ", ".join(restored.unknown_users)},
+                _("Kept by name only, as there is no such user on this site: %(users)s.") % {"users": ", ".join(summary.unknown_users)},
             )
         return redirect(tournament.get_absolute_url())

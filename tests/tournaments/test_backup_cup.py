@@ -68,8 +68,8 @@ def test_an_organiser_who_does_not_keep_the_cup_restores_without_it(archive, cup
     summary = summarize(archive, user=other)
     assert summary.cup == "" and "Only the organisers of the cup “Tiroler Cup 2026”" in summary.cup_dropped
     restored = restore(archive, user=other)
-    assert restored.tournament.cup is None and restored.cup == ""
-    assert restored.cup_dropped == summary.cup_dropped
+    assert restored.tournament.cup is None and restored.summary.cup == ""
+    assert restored.summary.cup_dropped == summary.cup_dropped
     assert joined(cup) == before  # nothing in the cup's log, nothing in its table
     assert summary.cup_dropped in restored.tournament.actions.get(action="created").detail
 
@@ -78,7 +78,7 @@ def test_an_organiser_who_does_not_keep_the_cup_restores_without_it(archive, cup
 def test_an_edited_archive_cannot_push_a_tournament_into_a_cup(make_tournament, cup, other):
     content = naming_cup(export_tournament(make_tournament(name="Eingeschmuggelt", players=4)), cup.name)
     restored = restore(content, user=other)
-    assert restored.tournament.cup is None and restored.cup_dropped
+    assert restored.tournament.cup is None and restored.summary.cup_dropped
     assert not cup.tournaments.filter(name="Eingeschmuggelt").exists()
 
 
@@ -87,7 +87,7 @@ def test_the_cups_organiser_restores_into_it_and_the_cups_log_says_so(archive, c
     summary = summarize(archive, user=keeper)
     assert (summary.cup, summary.cup_dropped) == (cup.name, None)
     restored = restore(archive, user=keeper)
-    assert restored.tournament.cup == cup and (restored.cup, restored.cup_dropped) == (cup.name, None)
+    assert restored.tournament.cup == cup and (restored.summary.cup, restored.summary.cup_dropped) == (cup.name, None)
     assert joined(cup)[-1] == ("cupchef", "Cupturnier (2026-11-21)")
 
 
@@ -107,7 +107,7 @@ def test_a_cup_of_another_ruleset_is_never_joined(archive, cup, keeper, tmp_path
     Cup.objects.filter(pk=cup.pk).update(ruleset="cego-ichenheim")
     for user in (keeper, None):
         restored = restore(archive, user=user)
-        assert restored.tournament.cup is None and "ranks another ruleset" in restored.cup_dropped
+        assert restored.tournament.cup is None and "ranks another ruleset" in restored.summary.cup_dropped
     path = tmp_path / "cup.tarock.json.gz"
     path.write_bytes(archive)
     call_command("import_tournament", str(path))
@@ -120,7 +120,7 @@ def test_a_cup_this_site_does_not_have_is_named_as_missing(archive, cup, english
     Cup.objects.filter(pk=cup.pk).update(name="Tiroler Cup 2027")
     restored = restore(archive)
     assert restored.tournament.cup is None
-    assert restored.cup_dropped == "The archive's cup “Tiroler Cup 2026” is not on this site: the tournament is restored without a cup."
+    assert restored.summary.cup_dropped == "The archive's cup “Tiroler Cup 2026” is not on this site: the tournament is restored without a cup."
 
 
 @pytest.mark.django_db

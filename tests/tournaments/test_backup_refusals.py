@@ -359,7 +359,7 @@ def test_an_archive_of_version_1_before_the_log_kept_names_restores(content, eng
     get_user_model().objects.filter(username="schreiber").delete()
     restored = restore(archive)
     t = restored.tournament
-    assert restored.unknown_users == ["schreiber"] and restored.skipped_roles == [("schreiber", "scorer")]
+    assert restored.summary.unknown_users == ("schreiber",) and restored.summary.skipped_roles == (("schreiber", "scorer"),)
     gave = t.actions.get(action="role_given")
     assert gave.user_name == "leiter" and gave.user.username == "leiter"
     assert Hand.objects.filter(table__round__tournament=t).count() == 8

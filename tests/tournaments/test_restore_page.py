@@ -115,7 +115,8 @@ def test_a_good_archive_shows_what_it_holds_and_is_restored_once(organiser_clien
     page = shown.content.decode()
     summary = shown.context["summary"]
     assert summary.name == "Herbstturnier" and summary.players == 4 and summary.rounds == 1 and summary.hands == 1
-    for text in ("Herbstturnier", str(summary.ruleset_name), summary.edition, "name=\"restore\""):
+    assert summary.ruleset_label == "Tiroler Tarockcup 2019/20" and summary.planned_rounds == 3
+    for text in ("Herbstturnier", summary.ruleset_label, "1 of 3 drawn", "name=\"restore\""):
         assert text in page
     assert Tournament.objects.count() == len(before)  # nothing restored by looking
 

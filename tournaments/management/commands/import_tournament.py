@@ -26,36 +26,34 @@ class Command(BaseCommand):
             restored = restore(content)
         except BackupRefused as refused:
             raise CommandError(refused.message) from refused
-        t = restored.tournament
+        t, summary = restored.tournament, restored.summary
         self.stdout.write(self.style.SUCCESS(
             _("Restored: %(name)s (id %(id)s, address /t/%(id)s/)") % {"name": t.name, "id": t.pk}
         ))
-        rounds = t.round_set.count()
         self.stdout.write(
-            _("%(ruleset)s, %(date)s: %(players)s players, %(rounds)s of %(planned)s rounds, %(hands)s hands.")
-            % {"ruleset": _(t.get_ruleset().label), "date": t.date.isoformat(),
-               "players": t.registrations.count(), "rounds": rounds, "planned": t.rounds,
-               "hands": t.round_set.values("tables__hands").exclude(tables__hands=None).count()}
+            _("%(ruleset)s, %(date)s: %(players)s players, %(rounds)s of %(planned)s rounds, %(hands)s hands (%(deleted)s deleted, kept in their history).")
+            % {"ruleset": summary.ruleset_label, "date": summary.date.isoformat(), "players": summary.players,
+               "rounds": summary.rounds, "planned": summary.planned_rounds, "hands": summary.hands, "deleted": summary.deleted_hands}
         )
-        if restored.cup:
-            self.stdout.write(_("It is in the cup %(cup)s.") % {"cup": restored.cup})
-        if restored.cup_dropped:
-            self.stdout.write(self.style.WARNING(restored.cup_dropped))
-        if restored.granted_roles:
+        if summary.cup:
+            self.stdout.write(_("It is in the cup %(cup)s.") % {"cup": summary.cup})
+        if summary.cup_dropped:
+            self.stdout.write(self.style.WARNING(summary.cup_dropped))
+        if summary.granted_roles:
             self.stdout.write(self.style.WARNING(
                 _("Roles given to the users of this site with these user names (check that they are the same people): %(roles)s")
-                % {"roles": ", ".join(f"{name} ({level})" for name, level in restored.granted_roles)}
+                % {"roles": ", ".join(f"{name} ({level})" for name, level in summary.granted_roles)}
             ))
-        if restored.matched_users:
+        if summary.matched_users:
             self.stdout.write(
-                _("Taken for the users of this site with the same user name: %(names)s") % {"names": ", ".join(restored.matched_users)}
+                _("Taken for the users of this site with the same user name: %(names)s") % {"names": ", ".join(summary.matched_users)}
             )
-        if restored.skipped_roles:
+        if summary.skipped_roles:
             self.stdout.write(self.style.WARNING(
                 _("Roles not restored, their users are not on this site: %(roles)s")
-                % {"roles": ", ".join(f"{name} ({level})" for name, level in restored.skipped_roles)}
+                % {"roles": ", ".join(f"{name} ({level})" for name, level in summary.skipped_roles)}
             ))
-        if restored.unknown_users:
+        if summary.unknown_users:
             self.stdout.write(self.style.WARNING(
-                _("Not users of this site, kept by name: %(names)s") % {"names": ", ".join(restored.unknown_users)}
+                _("Not users of this site, kept by name: %(names)s") % {"names": ", ".join(summary.unknown_users)}
             ))
