@@ -7,16 +7,18 @@ access log hides the key of a reset link that is opened."""
 import datetime
 import logging
 import re
+import threading
 import time
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
 from config.access_log import HIDDEN, RedactingLogger, redact
-from tournaments import passwords
+from tournaments import passwords, views_organiser
 from tournaments.models import ActionLog, Cup, Tournament, TournamentRole
 from tournaments.roles import organisers_group
 
@@ -93,8 +95,11 @@ def test_with_a_mail_server_the_link_is_mailed(day, settings):
 
 
 def set_one_time(client, t, role):
-    response = client.post(roles_url(t), {"one_time": str(role.pk)})
-    assert response.status_code == 200, response.content.decode()[:500]
+    """Post the Roles page's button and follow its redirect: the page that shows the password."""
+    posted = client.post(roles_url(t), {"one_time": str(role.pk)})
+    assert posted.status_code == 302 and posted["Location"] == roles_url(t), posted.content.decode()[:500]
+    response = client.get(roles_url(t))
+    assert response.status_code == 200 and response.context.get("one_time"), response.content.decode()[:500]
     return response
 
 
@@ -105,6 +110,7 @@ def test_a_one_time_password_is_shown_once_works_once_and_forces_a_new_one(day, 
     assert one_time in response.content.decode()
     assert "no-store" in response["Cache-Control"]
     assert one_time not in olga_client.get(roles_url(t)).content.decode()  # shown only once
+    assert one_time not in str(dict(olga_client.session.items()))  # and kept nowhere to show again
     entry = ActionLog.objects.get(tournament=t, action=ActionLog.Action.ROLE_GIVEN)
     assert (entry.user, entry.detail) == (olga, "sepp: one-time password set")
     sepp.refresh_from_db()
@@ -156,6 +162,79 @@ def test_a_one_time_password_lifts_a_login_lock(day, settings):
     assert log_in(Client(), "sepp", OLD).status_code == 429
     one_time = set_one_time(olga_client, t, role).context["one_time"]["password"]
     assert log_in(Client(), "sepp", one_time)["Location"] == reverse("choose_password")
+
+
+def test_reloading_the_answer_sets_no_new_password_and_shows_none(day, english):
+    t, _olga, sepp, role, olga_client = day
+    one_time = set_one_time(olga_client, t, role).context["one_time"]["password"]
+    sepp.refresh_from_db()
+    hashed = sepp.password
+    reloaded = olga_client.get(roles_url(t))  # the browser's reload repeats the GET, not the POST
+    assert reloaded.context.get("one_time") is None and one_time not in reloaded.content.decode()
+    assert User.objects.get(pk=sepp.pk).password == hashed
+    assert ActionLog.objects.filter(tournament=t, action=ActionLog.Action.ROLE_GIVEN).count() == 1
+
+
+def test_a_password_replaced_before_it_was_shown_is_not_shown(day, english):
+    # A double click: the first answer's page comes after the second password was set.
+    t, olga, sepp, role, olga_client = day
+    olga_client.post(roles_url(t), {"one_time": str(role.pk)})
+    first = olga_client.session[views_organiser.ONE_TIME_SHOWN_KEY]["password"]
+    _user, second = passwords.set_one_time_password(t, role.pk, olga)
+    page = olga_client.get(roles_url(t))
+    text = page.content.decode()
+    assert page.context.get("one_time") is None and first not in text
+    assert "The one-time password just set is not shown: a newer one was set since" in text
+    assert log_in(Client(), "sepp", first).status_code == 200  # the one not shown works not
+    assert log_in(Client(), "sepp", second)["Location"] == reverse("choose_password")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_setting_a_one_time_password_waits_for_a_change_of_the_user_and_checks_after_it(make_tournament):
+    # While another transaction holds the user's row and gives him a role elsewhere, the
+    # organiser's click waits, then sees the new role and refuses: the check and the setting
+    # belong to one locked moment, so two clicks (or a click and a change) take turns.
+    if connection.vendor != "postgresql":
+        pytest.skip("the tests' SQLite database is in memory, where a second connection fails at once instead of waiting")
+    t = make_tournament(players=4)
+    olga = User.objects.create_user("olga", password="olga-Passwort-1")
+    sepp = User.objects.create_user("sepp", password=OLD)
+    TournamentRole.objects.create(tournament=t, user=olga, level="organiser")
+    role = TournamentRole.objects.create(tournament=t, user=sepp, level="scorer")
+    elsewhere = Tournament.objects.create(name="Anderswo", date=t.date, ruleset=t.ruleset, edition=t.edition)
+    locked, release, outcome = threading.Event(), threading.Event(), {}
+
+    def change_the_user():
+        try:
+            with transaction.atomic():
+                User.objects.select_for_update().get(pk=sepp.pk)
+                locked.set()
+                release.wait(10)
+                TournamentRole.objects.create(tournament=elsewhere, user=sepp, level="scorer")
+        finally:
+            connection.close()
+
+    def set_it():
+        try:
+            passwords.set_one_time_password(t, role.pk, User.objects.get(pk=olga.pk))
+            outcome["set"] = True
+        except passwords.PasswordRefused as refused:
+            outcome["refused"] = refused.message
+        finally:
+            connection.close()
+
+    changer = threading.Thread(target=change_the_user)
+    changer.start()
+    assert locked.wait(10)
+    setter = threading.Thread(target=set_it)
+    setter.start()
+    setter.join(0.5)
+    assert setter.is_alive() and not outcome  # waiting for the lock
+    release.set()
+    changer.join(10)
+    setter.join(10)
+    assert set(outcome) == {"refused"}  # (the thread's message is in the default language)
+    assert User.objects.get(pk=sepp.pk).check_password(OLD)
 
 
 def refused(client, t, role, english_text):
@@ -215,6 +294,7 @@ def test_a_reset_by_mail_also_ends_a_waiting_one_time_password(day, settings):
     settings.EMAIL_HOST = "smtp.example.org"
     t, _olga, sepp, role, olga_client = day
     set_one_time(olga_client, t, role)
+    sepp.refresh_from_db()
     assert passwords.must_choose(sepp)
     client = Client()
     client.post(reverse("password_reset"), {"email": "sepp@example.at"})

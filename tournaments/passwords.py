@@ -112,19 +112,20 @@ def one_time_refusal(tournament: Tournament, by, user) -> str | None:
 def set_one_time_password(tournament: Tournament, role_id: int | None, by) -> tuple:
     """Set a new generated password for the user of role ``role_id`` of ``tournament`` and make
     his next login choose another (:data:`MUST_CHOOSE_GROUP`); lift a login lock on his user name;
-    log it in the tournament's action log. Returns ``(user, password)``: the password is not kept
-    anywhere but in the user's hash, so this is the only time it can be shown. Raises
-    :class:`PasswordRefused` for no such role or a user it may not be set for
-    (:func:`one_time_refusal`)."""
-    role = TournamentRole.objects.filter(tournament=tournament, pk=role_id).select_related("user").first() if role_id is not None else None
-    if role is None:
-        raise PasswordRefused(_("That user holds no role in this tournament (any more)."))
-    user = role.user
-    refused = one_time_refusal(tournament, by, user)
-    if refused:
-        raise PasswordRefused(refused)
-    password = generate_password()
+    log it in the tournament's action log. The user's row is locked meanwhile, so two organisers
+    (or a double click) setting one at once take turns: the one set last is the one that works.
+    Returns ``(user, password)``: the password is not kept anywhere but in the user's hash, so this
+    is the only time it can be shown. Raises :class:`PasswordRefused` for no such role or a user it
+    may not be set for (:func:`one_time_refusal`); nothing is changed then."""
     with transaction.atomic():
+        role = TournamentRole.objects.filter(tournament=tournament, pk=role_id).first() if role_id is not None else None
+        if role is None:
+            raise PasswordRefused(_("That user holds no role in this tournament (any more)."))
+        user = get_user_model().objects.select_for_update().get(pk=role.user_id)
+        refused = one_time_refusal(tournament, by, user)  # after the lock: what holds while it is set
+        if refused:
+            raise PasswordRefused(refused)
+        password = generate_password()
         user.set_password(password)
         user.save(update_fields=["password"])
         user.groups.add(_must_choose_group())

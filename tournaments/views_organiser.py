@@ -7,10 +7,12 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import ListView, TemplateView, View
@@ -28,15 +30,49 @@ class RoleForm(forms.Form):
     level = forms.ChoiceField(label=gettext_lazy("Role"), choices=TournamentRole.Level.choices)
 
 
+# The session's note of a one-time password to show once on the Roles page: {"tournament": pk,
+# "user": pk, "password": the password, "auth_hash": the user's session auth hash when it was set}.
+ONE_TIME_SHOWN_KEY = "one_time_password_to_show"
+
+
 class RolesView(RoleRequiredMixin, TemplateView):
     """The tournament's roles, and the form that gives one (POST ``username``, ``level``).
 
     POST ``one_time`` (a role's id) sets a one-time password for that role's user
-    (:func:`tournaments.passwords.set_one_time_password`) and shows it on the answer, once: it is
-    not stored anywhere to show again, and the answer is not cached."""
+    (:func:`tournaments.passwords.set_one_time_password`) and redirects to this page, which shows
+    it once (post-redirect-get: a reload shows the page without it and sets no other): it waits
+    in the session only until that GET takes it out, and that answer is never cached
+    (``Cache-Control: no-store``). If the user's password changed in between (a second click, or
+    another organiser, set a newer one), it is not shown and the page says so."""
 
     required_role = Level.ORGANISER
     template_name = "tournaments/roles.html"
+
+    def get(self, request, *args, **kwargs):
+        context = self.get_context_data(**kwargs)
+        one_time = self.one_time_to_show(request, context["tournament"])
+        if one_time is not None:
+            context["one_time"] = one_time
+        response = self.render_to_response(context)
+        add_never_cache_headers(response)  # no-store: a password shown here stays in no cache
+        return response
+
+    def one_time_to_show(self, request, tournament) -> dict | None:
+        """The one-time password set on this tournament's page for this session, taken out of
+        the session: ``{"user", "password"}``, or ``None`` (none waiting, or replaced
+        since, which a message then says)."""
+        waiting = request.session.get(ONE_TIME_SHOWN_KEY)
+        if not isinstance(waiting, dict) or waiting.get("tournament") != tournament.pk:
+            return None
+        del request.session[ONE_TIME_SHOWN_KEY]
+        user = get_user_model().objects.filter(pk=waiting.get("user")).first()
+        if user is None or not constant_time_compare(user.get_session_auth_hash(), waiting.get("auth_hash", "")):
+            messages.warning(
+                request,
+                _("The one-time password just set is not shown: a newer one was set since (or it was used already). Set another if he still needs one."),
+            )
+            return None
+        return {"user": user, "password": waiting["password"]}
 
     def get_context_data(self, **kwargs):
         tournament = get_object_or_404(Tournament, pk=self.kwargs["pk"])
@@ -70,10 +106,11 @@ class RolesView(RoleRequiredMixin, TemplateView):
             user, password = passwords.set_one_time_password(tournament, whole_number(request.POST.get("one_time")), request.user)
         except passwords.PasswordRefused as refused:
             messages.error(request, refused.message)
-            return redirect("tournaments_director:roles", pk=tournament.pk)
-        response = self.render_to_response(self.get_context_data(one_time={"user": user, "password": password}))
-        add_never_cache_headers(response)  # no-store: the password stays in no cache
-        return response
+        else:
+            request.session[ONE_TIME_SHOWN_KEY] = {
+                "tournament": tournament.pk, "user": user.pk, "password": password, "auth_hash": user.get_session_auth_hash(),
+            }
+        return redirect("tournaments_director:roles", pk=tournament.pk)
 
 
 class RemoveRoleView(RoleRequiredMixin, View):
