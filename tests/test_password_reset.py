@@ -1,7 +1,8 @@
 """A password-reset link is a key to an account: without a mail server (no ``EMAIL_HOST``, the
 console backend) the reset page sends nothing, logs nothing and sends the user to his tournament's
 organiser, who sets a one-time password on the Roles page (``tournaments/passwords.py``). That
-password is shown once, works for one login, and that login must choose a new password. gunicorn's
+password is shown once (a reload sets no other), works for one login within 24 hours and only while
+its user may do nothing its organiser may not, and that login must choose a new password. gunicorn's
 access log hides the key of a reset link that is opened."""
 
 import datetime
@@ -12,10 +13,13 @@ import time
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from django.contrib.auth.models import Group
 from django.core import mail
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from config.access_log import HIDDEN, RedactingLogger, redact
 from tournaments import passwords, views_organiser
@@ -107,7 +111,7 @@ def test_a_one_time_password_is_shown_once_works_once_and_forces_a_new_one(day, 
     t, olga, sepp, role, olga_client = day
     response = set_one_time(olga_client, t, role)
     one_time = response.context["one_time"]["password"]
-    assert one_time in response.content.decode()
+    assert one_time in response.content.decode() and "It works for 24 hours" in response.content.decode()
     assert "no-store" in response["Cache-Control"]
     assert one_time not in olga_client.get(roles_url(t)).content.decode()  # shown only once
     assert one_time not in str(dict(olga_client.session.items()))  # and kept nowhere to show again
@@ -139,7 +143,9 @@ def test_a_one_time_password_is_shown_once_works_once_and_forces_a_new_one(day, 
     # From now on an ordinary login with his own password.
     again = log_in(Client(), "sepp", "Neues-Pass-77")
     assert again.status_code == 302 and again["Location"] != reverse("choose_password")
+    sepp.refresh_from_db()
     assert not passwords.must_choose(sepp)
+    assert not Group.objects.filter(name__startswith=passwords.MUST_CHOOSE_GROUP).exists()  # its record is gone with it
 
 
 def test_choosing_waits_only_a_while(day, english, monkeypatch):
@@ -162,6 +168,93 @@ def test_a_one_time_password_lifts_a_login_lock(day, settings):
     assert log_in(Client(), "sepp", OLD).status_code == 429
     one_time = set_one_time(olga_client, t, role).context["one_time"]["password"]
     assert log_in(Client(), "sepp", one_time)["Location"] == reverse("choose_password")
+
+
+def at(moment):
+    """A stand-in for ``timezone.now`` that answers ``moment``."""
+    return lambda: moment
+
+
+def test_a_one_time_password_works_for_24_hours_only(day, english, monkeypatch):
+    t, _olga, sepp, role, olga_client = day
+    before = timezone.now().replace(microsecond=0)
+    one_time = set_one_time(olga_client, t, role).context["one_time"]["password"]
+    sepp.refresh_from_db()
+    set_at = passwords.one_time_record(sepp).set_at
+    assert before <= set_at <= timezone.now()
+    monkeypatch.setattr(timezone, "now", at(set_at + datetime.timedelta(hours=24, seconds=2)))
+    client = Client()
+    late = log_in(client, "sepp", one_time)
+    assert late.status_code == 200 and "_auth_user_id" not in client.session and passwords.PENDING_KEY not in client.session
+    assert "This one-time password has expired: it works for 24 hours after it is set. Ask your tournament&#x27;s organiser for a new one." in late.content.decode()
+    # It ended with the refusal: it works no more, not even once the clock is back.
+    monkeypatch.undo()
+    assert log_in(Client(), "sepp", one_time).status_code == 200
+    sepp.refresh_from_db()
+    assert not sepp.check_password(one_time) and not passwords.must_choose(sepp)
+
+    # Within the 24 hours it works.
+    one_time = set_one_time(olga_client, t, role).context["one_time"]["password"]
+    monkeypatch.setattr(timezone, "now", at(timezone.now() + datetime.timedelta(hours=23, minutes=59)))
+    assert log_in(Client(), "sepp", one_time)["Location"] == reverse("choose_password")
+
+
+def test_a_one_time_password_is_refused_once_its_user_may_do_more_than_its_organiser(day, english):
+    # Olga may set it for Sepp, a scorer of her tournament only; then he becomes a scorer of a
+    # tournament she does not organise: whoever knows the password could act there as him.
+    t, _olga, sepp, role, olga_client = day
+    one_time = set_one_time(olga_client, t, role).context["one_time"]["password"]
+    elsewhere = Tournament.objects.create(name="Anderswo", date=t.date, ruleset=t.ruleset, edition=t.edition)
+    TournamentRole.objects.create(tournament=elsewhere, user=sepp, level="scorer")
+    client = Client()
+    refused_login = log_in(client, "sepp", one_time)
+    assert refused_login.status_code == 200 and "_auth_user_id" not in client.session
+    assert "This one-time password works no more: your rights, or those of the organiser who set it, have changed since." in refused_login.content.decode()
+    sepp.refresh_from_db()
+    assert not sepp.check_password(one_time) and not passwords.must_choose(sepp)
+
+
+def test_a_one_time_password_is_refused_once_its_organiser_is_none_any_more(day, english):
+    t, olga, _sepp, role, olga_client = day
+    one_time = set_one_time(olga_client, t, role).context["one_time"]["password"]
+    TournamentRole.objects.filter(tournament=t, user=olga).update(level="director")
+    assert "This one-time password works no more" in log_in(Client(), "sepp", one_time).content.decode()
+
+
+def test_a_password_the_site_administrator_sets_afterwards_is_an_ordinary_one(day, english, monkeypatch):
+    # The one-time password was never used; the site administrator set a password in the admin
+    # (no one-time password): its login is an ordinary one, whatever the record's age.
+    t, _olga, sepp, role, olga_client = day
+    set_one_time(olga_client, t, role)
+    sepp.refresh_from_db()
+    sepp.set_password("vom-Admin-42")
+    sepp.save()
+    monkeypatch.setattr(timezone, "now", at(timezone.now() + datetime.timedelta(days=3)))
+    client = Client()
+    response = log_in(client, "sepp", "vom-Admin-42")
+    assert response.status_code == 302 and response["Location"] != reverse("choose_password")
+    assert int(client.session["_auth_user_id"]) == sepp.pk
+    assert not Group.objects.filter(name__startswith=passwords.MUST_CHOOSE_GROUP).exists()  # the stale record is dropped
+
+
+class FewIterations(PBKDF2PasswordHasher):
+    iterations = 1_000
+
+
+class MoreIterations(PBKDF2PasswordHasher):
+    iterations = 2_000
+
+
+def test_a_one_time_password_rehashed_at_its_login_is_still_one(day, settings):
+    # The site's hasher got stronger between setting and using it: the login re-hashes the
+    # password, which must not make it an ordinary password that goes on working.
+    t, _olga, sepp, role, olga_client = day
+    settings.PASSWORD_HASHERS = [f"{__name__}.FewIterations"]
+    one_time = set_one_time(olga_client, t, role).context["one_time"]["password"]
+    settings.PASSWORD_HASHERS = [f"{__name__}.MoreIterations"]
+    assert log_in(Client(), "sepp", one_time)["Location"] == reverse("choose_password")
+    sepp.refresh_from_db()
+    assert not sepp.check_password(one_time)
 
 
 def test_reloading_the_answer_sets_no_new_password_and_shows_none(day, english):
@@ -301,6 +394,7 @@ def test_a_reset_by_mail_also_ends_a_waiting_one_time_password(day, settings):
     link = re.search(r"https?://[^/\s]+(/accounts/reset/\S+)", mail.outbox[0].body).group(1)
     form = client.get(link, follow=True)
     client.post(form.redirect_chain[-1][0], {"new_password1": "Neues-Pass-77", "new_password2": "Neues-Pass-77"})
+    sepp.refresh_from_db()
     assert not passwords.must_choose(sepp)
     assert log_in(Client(), "sepp", "Neues-Pass-77")["Location"] != reverse("choose_password")
 

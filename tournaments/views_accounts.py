@@ -5,10 +5,11 @@ only through a real mail server (:mod:`tournaments.passwords`)."""
 import time
 
 from django.conf import settings
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import SetPasswordForm
+from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
 from django.shortcuts import redirect, render, resolve_url
+from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
@@ -21,16 +22,40 @@ from . import passwords
 LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
+class LoginForm(AuthenticationForm):
+    """Django's login form, keeping the user's password hash as it was before the login
+    (``hash_before``, or ``None``): a login may re-hash the password (a hasher's new settings),
+    and whether it is a one-time password is told by the hash it was set with."""
+
+    hash_before: str | None = None
+
+    def clean(self):
+        username = self.cleaned_data.get("username")  # absent when refused, a null character included
+        if username is not None and self.cleaned_data.get("password"):
+            users = get_user_model()._default_manager.filter(**{get_user_model().USERNAME_FIELD: username})
+            self.hash_before = users.values_list("password", flat=True).first()
+        return super().clean()
+
+
 class LoginView(auth_views.LoginView):
     """Django's login, except for a user who holds a one-time password: it is used up at once
     (:func:`~tournaments.passwords.one_time_used`), he is not logged in, and this session may
-    choose his new password (:class:`ChoosePasswordView`), then goes on where the login would have."""
+    choose his new password (:class:`ChoosePasswordView`), then goes on where the login would have.
+    A one-time password that may not be used any more (:func:`~tournaments.passwords.login_refusal`:
+    too old, or its organiser could not set it now) ends unused and the form says why."""
+
+    form_class = LoginForm
 
     def form_valid(self, form):
         user = form.get_user()
-        if not passwords.must_choose(user):
+        if not passwords.must_choose(user, form.hash_before):
+            passwords.forget_replaced(user)
             return super().form_valid(form)
+        refused = passwords.login_refusal(user, timezone.now(), form.hash_before)
         passwords.one_time_used(user)
+        if refused:
+            form.add_error(None, refused)
+            return self.form_invalid(form)
         self.request.session.cycle_key()  # a fresh session key for the right to choose
         self.request.session[passwords.PENDING_KEY] = {"user": user.pk, "since": time.time(), "next": self.get_success_url()}
         return redirect("choose_password")

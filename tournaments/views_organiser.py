@@ -59,7 +59,7 @@ class RolesView(RoleRequiredMixin, TemplateView):
 
     def one_time_to_show(self, request, tournament) -> dict | None:
         """The one-time password set on this tournament's page for this session, taken out of
-        the session: ``{"user", "password"}``, or ``None`` (none waiting, or replaced
+        the session: ``{"user", "password", "hours"}``, or ``None`` (none waiting, or replaced
         since, which a message then says)."""
         waiting = request.session.get(ONE_TIME_SHOWN_KEY)
         if not isinstance(waiting, dict) or waiting.get("tournament") != tournament.pk:
@@ -72,7 +72,7 @@ class RolesView(RoleRequiredMixin, TemplateView):
                 _("The one-time password just set is not shown: a newer one was set since (or it was used already). Set another if he still needs one."),
             )
             return None
-        return {"user": user, "password": waiting["password"]}
+        return {"user": user, "password": waiting["password"], "hours": passwords.VALID_SECONDS // 3600}
 
     def get_context_data(self, **kwargs):
         tournament = get_object_or_404(Tournament, pk=self.kwargs["pk"])
