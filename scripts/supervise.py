@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import os
 import shlex
 import signal
 import subprocess
