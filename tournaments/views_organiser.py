@@ -164,7 +164,7 @@ class DeleteTournamentView(RoleRequiredMixin, TemplateView):
             path = backup.delete_with_backup(tournament)
         except backup.BackupRefused as refused:  # no archive that reads back: nothing deleted
             messages.error(request, refused.message)
-            return self.render_to_response(self.get_context_data(), status=500)
+            return self.render_to_response(self.get_context_data(), status=503)  # the server cannot keep an archive now (a full disk): try again later
         messages.success(
             request, _("%(name)s is deleted. Its archive is kept in %(path)s.") % {"name": tournament.name, "path": path}
         )
