@@ -40,10 +40,10 @@ def write_atomically(path: str | os.PathLike, content: bytes, mode: int | None =
         except FileNotFoundError:
             pass
         raise
-    _sync_folder(target.parent)
+    sync_folder(target.parent)
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
     """Make the rename itself durable (``fsync`` of the folder) where the system allows it."""
     try:
         fd = os.open(folder, os.O_RDONLY)

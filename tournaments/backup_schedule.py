@@ -219,7 +219,7 @@ def write_checked(tournament, folder: Path, now: dt.datetime) -> Written:
             raise BackupFailed(
                 _("%(tournament)s: not backed up, naming the archive in %(folder)s failed: %(error)s") % {"tournament": label, "folder": folder, "error": error}
             ) from error
-        atomic._sync_folder(folder)
+        atomic.sync_folder(folder)
         return written
     except BaseException:
         _remove(temporary)
