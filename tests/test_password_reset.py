@@ -6,6 +6,7 @@ its user may do nothing its organiser may not, and that login must choose a new 
 access log hides the key of a reset link that is opened."""
 
 import datetime
+import importlib
 import logging
 import re
 import threading
@@ -14,6 +15,7 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from django.apps import apps
 from django.contrib.auth.models import Group
 from django.core import mail
 from django.db import connection, transaction
@@ -23,7 +25,7 @@ from django.utils import timezone
 
 from config.access_log import HIDDEN, RedactingLogger, redact
 from tournaments import passwords, views_organiser
-from tournaments.models import ActionLog, Cup, Tournament, TournamentRole
+from tournaments.models import ActionLog, Cup, OneTimePassword, Tournament, TournamentRole
 from tournaments.roles import organisers_group
 
 pytestmark = pytest.mark.django_db
@@ -145,7 +147,7 @@ def test_a_one_time_password_is_shown_once_works_once_and_forces_a_new_one(day, 
     assert again.status_code == 302 and again["Location"] != reverse("choose_password")
     sepp.refresh_from_db()
     assert not passwords.must_choose(sepp)
-    assert not Group.objects.filter(name__startswith=passwords.MUST_CHOOSE_GROUP).exists()  # its record is gone with it
+    assert not OneTimePassword.objects.filter(user=sepp).exists()  # its record is gone with it
 
 
 def test_choosing_waits_only_a_while(day, english, monkeypatch):
@@ -221,6 +223,45 @@ def test_a_one_time_password_is_refused_once_its_organiser_is_none_any_more(day,
     assert "This one-time password works no more" in log_in(Client(), "sepp", one_time).content.decode()
 
 
+def test_a_one_time_password_is_refused_once_its_tournament_or_organiser_is_deleted(day, english):
+    # The record stays without them: the password must not turn into an ordinary one.
+    t, olga, sepp, role, olga_client = day
+    one_time = set_one_time(olga_client, t, role).context["one_time"]["password"]
+    t.delete()
+    assert "This one-time password works no more" in log_in(Client(), "sepp", one_time).content.decode()
+    sepp.refresh_from_db()
+    assert not sepp.check_password(one_time) and not OneTimePassword.objects.filter(user=sepp).exists()
+
+    t2 = Tournament.objects.create(name="Zweites", date=datetime.date(2026, 11, 26), ruleset=t.ruleset, edition=t.edition)
+    TournamentRole.objects.create(tournament=t2, user=olga, level="organiser")
+    _user, one_time = passwords.set_one_time_password(t2, TournamentRole.objects.create(tournament=t2, user=sepp, level="scorer").pk, olga)
+    olga.delete()
+    assert "This one-time password works no more" in log_in(Client(), "sepp", one_time).content.decode()
+
+
+def test_the_migration_ends_the_one_time_passwords_recorded_in_group_names(day):
+    # Before the table, a one-time password was recorded in the name of a group, with a 16-digit
+    # check of the password hash. The migration deletes those groups; a password still pending in
+    # one stops working (it must not become an ordinary one), one set since by the administrator stays.
+    _t, olga, sepp, _role, _client = day
+    migration = importlib.import_module("tournaments.migrations.0019_one_time_password")
+    sepp.set_password("einmal-k7mq")
+    sepp.save()
+    olga.set_password("vom-Admin-42")  # set after her group's password: an ordinary one
+    olga.save()
+    for user, password_hash in ((sepp, sepp.password), (olga, "pbkdf2_sha256$older")):
+        name = f"Must choose a new password: set by user 1 in tournament 1 at 2026-11-26 14:02:05 UTC, check {migration.old_check(password_hash)}"
+        user.groups.add(Group.objects.create(name=name))
+    other = Group.objects.create(name="Organisers of something")
+    sepp.groups.add(other)
+    migration.end_one_time_groups(apps, None)
+    assert not Group.objects.filter(name__startswith="Must choose").exists() and sepp.groups.get() == other
+    sepp.refresh_from_db()
+    olga.refresh_from_db()
+    assert not sepp.check_password("einmal-k7mq") and sepp.has_usable_password()
+    assert olga.check_password("vom-Admin-42")
+
+
 def test_a_password_the_site_administrator_sets_afterwards_is_an_ordinary_one(day, english, monkeypatch):
     # The one-time password was never used; the site administrator set a password in the admin
     # (no one-time password): its login is an ordinary one, whatever the record's age.
@@ -234,7 +275,7 @@ def test_a_password_the_site_administrator_sets_afterwards_is_an_ordinary_one(da
     response = log_in(client, "sepp", "vom-Admin-42")
     assert response.status_code == 302 and response["Location"] != reverse("choose_password")
     assert int(client.session["_auth_user_id"]) == sepp.pk
-    assert not Group.objects.filter(name__startswith=passwords.MUST_CHOOSE_GROUP).exists()  # the stale record is dropped
+    assert not OneTimePassword.objects.filter(user=sepp).exists()  # the stale record is dropped
 
 
 class FewIterations(PBKDF2PasswordHasher):
@@ -416,3 +457,15 @@ def test_the_access_log_hides_the_key_of_a_reset_link():
     logger = RedactingLogger.__new__(RedactingLogger)  # atoms() reads none of its settings
     atoms = logger.atoms(Response(), [("REFERER", "http://x" + path)], environ, datetime.timedelta(0))
     assert "cj4k2m" not in str(atoms) and atoms["U"] == HIDDEN and atoms["r"] == f"GET {HIDDEN} HTTP/1.1"
+
+
+def test_the_admin_shows_one_time_passwords_and_changes_none(day, admin_client):
+    t, olga, sepp, role, _client = day
+    passwords.set_one_time_password(t, role.pk, olga)
+    record = OneTimePassword.objects.get(user=sepp)
+    listing = admin_client.get(reverse("admin:tournaments_onetimepassword_changelist"))
+    assert listing.status_code == 200 and "sepp" in listing.content.decode() and "olga" in listing.content.decode()
+    page = admin_client.get(reverse("admin:tournaments_onetimepassword_change", args=[record.pk])).content.decode()
+    assert record.password_check not in page
+    assert admin_client.post(reverse("admin:tournaments_onetimepassword_delete", args=[record.pk]), {"post": "yes"}).status_code == 403
+    assert OneTimePassword.objects.filter(user=sepp).exists()

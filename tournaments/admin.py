@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from . import actions
 from .forms import edition_choices
-from .models import ActionLog, Player, Registration, Round, Seat, Table, Tournament, TournamentRole
+from .models import ActionLog, OneTimePassword, Player, Registration, Round, Seat, Table, Tournament, TournamentRole
 from .versioning import touch_players
 
 
@@ -147,3 +147,13 @@ class TournamentRoleAdmin(ReadOnlyAdmin):
 
     list_display = ("tournament", "user", "level", "created")
     list_filter = ("level",)
+
+
+@admin.register(OneTimePassword)
+class OneTimePasswordAdmin(ReadOnlyAdmin):
+    """The one-time passwords organisers set on their Roles pages and not yet used, shown only: a
+    password set on the user here replaces it with an ordinary one (the record goes at his next
+    login), and deleting a record would make a one-time password an ordinary one."""
+
+    list_display = ("user", "set_by", "tournament", "set_at")
+    exclude = ("password_check",)

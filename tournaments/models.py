@@ -492,3 +492,35 @@ class CupAction(models.Model):
 
     def __str__(self):
         return f"{self.cup} {self.action}"
+
+
+class OneTimePassword(models.Model):
+    """A one-time password an organiser set for ``user`` on his tournament's Roles page
+    (:mod:`tournaments.passwords`): at most one per user, recording who set it (``set_by``), in
+    which ``tournament`` and when (``set_at``), and ``password_check``, a keyed digest of the
+    password hash it gave the user (:func:`tournaments.passwords.check`). While the user's hash
+    still matches it, his next login must choose a new password; a password set since in another
+    way (the admin, ``manage.py changepassword``) is an ordinary one and drops this record.
+
+    ``set_by`` and ``tournament`` become null, not deleted, when their rows go: the record then
+    stays and the login with the password is refused (the organiser who set it cannot set it
+    now), instead of the password turning into an ordinary one that goes on working."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="one_time_password", verbose_name=_("user")
+    )
+    set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("set by")
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("tournament")
+    )
+    set_at = models.DateTimeField(_("set at"))
+    password_check = models.CharField(_("password check"), max_length=64)
+
+    class Meta:
+        verbose_name = _("one-time password")
+        verbose_name_plural = _("one-time passwords")
+
+    def __str__(self):
+        return f"{self.user} ({self.set_at:%Y-%m-%d %H:%M})"

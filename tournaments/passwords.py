@@ -8,13 +8,11 @@ his tournament's organiser instead.
 
 **One-time passwords.** On a tournament's Roles page its organiser sets a generated password for a
 user who holds a role there (:func:`set_one_time_password`); it is shown to him once, to pass on.
-The user is put in a group whose name records who set it, in which tournament and when
-(:func:`record_group_name`, e.g. "Must choose a new password: set by user 12 in tournament 7 at
-2026-11-26 14:02:05 UTC, check 3fa9c2d1e0b4a7f6"; Django's own groups, so no table of ours and no
-migration, and the site administrator sees it on the user in the admin; a group nobody is left in
-is deleted). The check is a keyed digest of the password's hash: a password set since in another
-way (in the admin, by ``manage.py changepassword``) is no one-time password, and its login is an
-ordinary one that drops the stale group.
+Who set it, in which tournament and when is recorded in a
+:class:`~tournaments.models.OneTimePassword`, one per user (the site administrator sees them,
+read-only, in the admin), with :func:`check`, a keyed digest of the password's hash as set: a
+password set since in another way (in the admin, by ``manage.py changepassword``) is no one-time
+password, and its login is an ordinary one that drops the stale record.
 
 His next login with it is not a login but the way to choose a new password
 (:mod:`tournaments.views_accounts`): the one-time password stops working at that moment
@@ -37,13 +35,10 @@ one-time password set is in the tournament's action log ("role given", with a de
 from __future__ import annotations
 
 import datetime
-import re
 import secrets
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -53,17 +48,9 @@ from django.utils.translation import ngettext
 from . import actions
 from .cup_roles import may_manage_cup
 from .errors import Refused
-from .models import Cup, Tournament, TournamentRole
+from .models import Cup, OneTimePassword, Tournament, TournamentRole
 from .permissions import Level, role_of
 
-# The start of the name of every group of users whose next login must choose a new password (no
-# permissions of its own; the site administrator sees it on the user in the admin). The rest of
-# the name records the one-time password (record_group_name).
-MUST_CHOOSE_GROUP = "Must choose a new password"
-_RECORD = re.compile(
-    re.escape(MUST_CHOOSE_GROUP)
-    + r": set by user (\d+) in tournament (\d+) at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC, check ([0-9a-f]{16})"
-)
 # How long a one-time password may be used after it was set.
 VALID_SECONDS = 24 * 60 * 60
 # How long the session that used a one-time password may take to choose the new one.
@@ -93,85 +80,45 @@ def generate_password(groups: int = 3, size: int = 4) -> str:
     return "-".join("".join(secrets.choice(ALPHABET) for _i in range(size)) for _g in range(groups))
 
 
-@dataclass(frozen=True)
-class OneTimeRecord:
-    """Who set a one-time password (``by_id``, a user's id), in which tournament
-    (``tournament_id``), when (``set_at``, aware, UTC, to the second), and the :func:`check` of
-    the password hash it gave the user (16 hexadecimal digits)."""
-
-    by_id: int
-    tournament_id: int
-    set_at: datetime.datetime
-    check: str
-
-
 def check(password_hash: str) -> str:
-    """A keyed digest (``SECRET_KEY``) of a user's stored password hash, 16 hexadecimal digits:
-    whether his password is still the one a record was made for, without the hash in a name."""
-    return salted_hmac("tournaments.passwords.one_time", password_hash, algorithm="sha256").hexdigest()[:16]
+    """A keyed digest (``SECRET_KEY``) of a user's stored password hash, 64 hexadecimal digits:
+    whether his password is still the one a :class:`~tournaments.models.OneTimePassword` was
+    recorded for, without keeping the hash twice."""
+    return salted_hmac("tournaments.passwords.one_time", password_hash, algorithm="sha256").hexdigest()
 
 
-def record_group_name(record: OneTimeRecord) -> str:
-    """The name of the group that marks a user as holding the one-time password of ``record``
-    (at most 147 characters, a group name may have 150): :data:`MUST_CHOOSE_GROUP` and the
-    record, read back by :func:`one_time_record`."""
-    when = record.set_at.astimezone(datetime.timezone.utc)
-    return (
-        f"{MUST_CHOOSE_GROUP}: set by user {record.by_id} in tournament {record.tournament_id} "
-        f"at {when:%Y-%m-%d %H:%M:%S} UTC, check {record.check}"
-    )
-
-
-def _one_time_groups():
-    return Group.objects.filter(name__startswith=MUST_CHOOSE_GROUP)
-
-
-def _leave_one_time_groups(user) -> None:
-    """``user`` holds no one-time password any more: out of its group, which is deleted once
-    nobody is left in it."""
-    user.groups.remove(*_one_time_groups().filter(user=user))
-    _one_time_groups().filter(user__isnull=True).delete()
-
-
-def _records(user) -> list[OneTimeRecord | None]:
-    """The record of each group of ``user`` that marks a one-time password; ``None`` for one whose
-    name records nothing (renamed, or set before one-time passwords were recorded)."""
-    records: list[OneTimeRecord | None] = []
-    for name in _one_time_groups().filter(user=user).values_list("name", flat=True):
-        found = _RECORD.fullmatch(name)
-        if found is None:
-            records.append(None)
-            continue
-        by_id, tournament_id, when, digest = found.groups()
-        set_at = datetime.datetime.strptime(when, "%Y-%m-%d %H:%M:%S").replace(tzinfo=datetime.timezone.utc)
-        records.append(OneTimeRecord(int(by_id), int(tournament_id), set_at, digest))
-    return records
+def _digest(user, password_hash: str | None) -> str:
+    return check(user.password if password_hash is None else password_hash)
 
 
 def must_choose(user, password_hash: str | None = None) -> bool:
     """Whether ``user``'s password is a one-time password, so that his login must choose a new
-    one: he is in a group of one whose record holds the :func:`check` of his password hash
-    (``password_hash``: the hash as it was before the login, which may re-hash it; by default the
-    present one), or one that records nothing (then it is refused as too old)."""
+    one: his :class:`~tournaments.models.OneTimePassword` holds the :func:`check` of his password
+    hash (``password_hash``: the hash as it was before the login, which may re-hash it; by default
+    the present one)."""
     if not user.is_authenticated:
         return False
-    digest = check(user.password if password_hash is None else password_hash)
-    return any(record is None or record.check == digest for record in _records(user))
+    return one_time_record(user, password_hash) is not None
 
 
-def one_time_record(user, password_hash: str | None = None) -> OneTimeRecord | None:
-    """Who set ``user``'s present password as a one-time password, where and when, or ``None``
-    (no one-time password, or none on record). ``password_hash`` as for :func:`must_choose`."""
-    digest = check(user.password if password_hash is None else password_hash)
-    records = [record for record in _records(user) if record is not None and record.check == digest]
-    return max(records, key=lambda record: record.set_at, default=None)
+def one_time_record(user, password_hash: str | None = None) -> OneTimePassword | None:
+    """The record of who set ``user``'s present password as a one-time password, where and when
+    (``set_by_id``, ``tournament_id``, ``set_at``, aware), or ``None`` (no one-time password, or
+    the one on record was replaced since). ``password_hash`` as for :func:`must_choose`."""
+    if user.pk is None:
+        return None
+    return OneTimePassword.objects.filter(user_id=user.pk, password_check=_digest(user, password_hash)).first()
+
+
+def _forget(user) -> None:
+    """``user`` holds no one-time password any more: its record goes."""
+    OneTimePassword.objects.filter(user_id=user.pk).delete()
 
 
 def forget_replaced(user) -> None:
     """``user``'s password is no one-time password (set since in another way, e.g. in the admin):
-    he leaves the groups of those he held before."""
-    if _one_time_groups().filter(user=user).exists():
-        _leave_one_time_groups(user)
+    the record of one he held before goes."""
+    _forget(user)
 
 
 def one_time_refusal(tournament: Tournament, by, user) -> str | None:
@@ -206,8 +153,8 @@ def one_time_refusal(tournament: Tournament, by, user) -> str | None:
 
 def set_one_time_password(tournament: Tournament, role_id: int | None, by) -> tuple:
     """Set a new generated password for the user of role ``role_id`` of ``tournament`` and make
-    his next login choose another, recording that ``by`` set it now (:func:`record_group_name`;
-    a one-time password he held before ends); lift a login lock on his user name; log it in the
+    his next login choose another, recording that ``by`` set it now in ``tournament`` (his
+    :class:`~tournaments.models.OneTimePassword`; a one-time password he held before ends); lift a login lock on his user name; log it in the
     tournament's action log. The user's row is locked meanwhile, so two organisers (or a double
     click) setting one at once take turns: the one set last is the one that works. Returns
     ``(user, password)``: the password is not kept anywhere but in the user's hash, so this is the
@@ -224,9 +171,9 @@ def set_one_time_password(tournament: Tournament, role_id: int | None, by) -> tu
         password = generate_password()
         user.set_password(password)
         user.save(update_fields=["password"])
-        _leave_one_time_groups(user)
-        record = OneTimeRecord(by.pk, tournament.pk, timezone.now().replace(microsecond=0), check(user.password))
-        user.groups.add(Group.objects.get_or_create(name=record_group_name(record))[0])
+        OneTimePassword.objects.update_or_create(
+            user=user, defaults={"set_by": by, "tournament": tournament, "set_at": timezone.now(), "password_check": check(user.password)}
+        )
         actions.log(
             tournament.pk, actions.Action.ROLE_GIVEN, by, detail=_("%(name)s: one-time password set") % {"name": user.get_username()}
         )
@@ -238,9 +185,9 @@ def login_refusal(user, now: datetime.datetime, password_hash: str | None = None
     """Why ``user``, who just gave his one-time password at the login (:func:`must_choose`), may
     not use it at ``now`` (aware), translated and telling him to ask his organiser again; ``None``
     when he may. Refused: a password set more than :data:`VALID_SECONDS` ago (or without a record
-    of who set it), and one the organiser who set it could not set now (:func:`one_time_refusal`),
+    of it), and one the organiser who set it could not set now (:func:`one_time_refusal`),
     e.g. because the user may do more than he since, or he is no organiser of that tournament any
-    more. ``password_hash`` as for :func:`must_choose`."""
+    more, or either is deleted. ``password_hash`` as for :func:`must_choose`."""
     record = one_time_record(user, password_hash)
     if record is None or not 0 <= (now - record.set_at).total_seconds() <= VALID_SECONDS:
         hours = VALID_SECONDS // 3600
@@ -249,7 +196,7 @@ def login_refusal(user, now: datetime.datetime, password_hash: str | None = None
             "This one-time password has expired: it works for %(hours)s hours after it is set. Ask your tournament's organiser for a new one.",
             hours,
         ) % {"hours": hours}
-    by = get_user_model().objects.filter(pk=record.by_id).first()
+    by = get_user_model().objects.filter(pk=record.set_by_id).first()
     tournament = Tournament.objects.filter(pk=record.tournament_id).first()
     if by is None or tournament is None or one_time_refusal(tournament, by, user) is not None:
         return _(
@@ -269,17 +216,17 @@ def _lift_login_lock(username: str) -> None:
 def one_time_used(user) -> None:
     """``user`` logged in with his one-time password, or was refused it (:func:`login_refusal`):
     it stops working (replaced by a random password nobody knows, so a reset by e-mail still
-    finds him) and he leaves its group; after a login the session that used it chooses the new one."""
+    finds him) and its record goes; after a login the session that used it chooses the new one."""
     with transaction.atomic():
         user.set_password(secrets.token_urlsafe(32))
         user.save(update_fields=["password"])
-        _leave_one_time_groups(user)
+        _forget(user)
 
 
 def password_chosen(user) -> None:
     """``user`` chose his own password (after a one-time password or a reset link): his next
     login is an ordinary one."""
-    _leave_one_time_groups(user)
+    _forget(user)
 
 
 def pending_user(session, now: float):
