@@ -276,7 +276,23 @@ class Seat(models.Model):
         return f"{self.table}: {self.position} {self.registration.player.name}"
 
 
-class ActionLog(models.Model):
+class LoggedAction(models.Model):
+    """What every line of an action log holds besides what it is about: who did it (``user``, and
+    ``user_name``, his user name kept for when the user is gone: deleted, or an archive restored
+    into a database without him) and when (``created``); oldest first."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("by")
+    )
+    user_name = models.CharField(_("by (name)"), max_length=150, blank=True)
+    created = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["created", "pk"]
+
+
+class ActionLog(LoggedAction):
     """The tournament's action log (issue 17): who did what, when and why, for every change a
     director makes outside the hands (whose own history is kept with each hand): draws with their
     seeds (issue 6: "each attempt logged with its seed"), swaps, substitutes, redraws, players
@@ -321,16 +337,8 @@ class ActionLog(models.Model):
     repeats = models.PositiveIntegerField(_("repeat meetings"), null=True, blank=True)
     detail = models.TextField(_("detail"), blank=True)  # a draw of 2,000 players lists 500 table sizes
     reason = models.TextField(_("reason"), blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("by")
-    )
-    # Who it was, as a name: kept when the user is gone (deleted, or an archive restored into a
-    # database without him), so the log never loses its actor.
-    user_name = models.CharField(_("by (name)"), max_length=150, blank=True)
-    created = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
 
-    class Meta:
-        ordering = ["created", "pk"]
+    class Meta(LoggedAction.Meta):
         verbose_name = _("action log entry")
         verbose_name_plural = _("action log")
 
@@ -458,7 +466,7 @@ class CupResult(models.Model):
         return f"{self.event} {self.date}: {self.rank}. {self.player}"
 
 
-class CupAction(models.Model):
+class CupAction(LoggedAction):
     """The cup's action log: who changed the cup, when and what (its settings, sub-rankings,
     imported results, organisers), written in the transaction of the change, like a tournament's
     :class:`ActionLog`."""
@@ -479,14 +487,8 @@ class CupAction(models.Model):
     cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="actions")
     action = models.CharField(_("action"), max_length=24, choices=Action.choices)
     detail = models.TextField(_("detail"), blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("by")
-    )
-    user_name = models.CharField(_("by (name)"), max_length=150, blank=True)
-    created = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
 
-    class Meta:
-        ordering = ["created", "pk"]
+    class Meta(LoggedAction.Meta):
         verbose_name = _("cup action log entry")
         verbose_name_plural = _("cup action log")
 
