@@ -125,7 +125,7 @@ def test_files_of_the_former_naming_go_only_when_older_than_the_kept_ones(make_t
 
 
 @pytest.mark.django_db
-def test_an_archive_that_does_not_read_back_is_removed_and_reported(four_table, tmp_path, monkeypatch, capsys):
+def test_an_archive_that_does_not_read_back_is_removed_and_reported(four_table, tmp_path, monkeypatch, capsys, english):
     folder = tmp_path / "backups"
     real_write = backup.write_archive
 
