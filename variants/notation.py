@@ -320,7 +320,17 @@ class Notation:
         for t in rest:
             self._token(p, t, slots)
         self._unused_beside_revoke_or_concession(p)
+        self._nobody_without_points(p)
         return self._record(p)
+
+    def _nobody_without_points(self, p: _Parse) -> None:
+        """``0`` in the partner's place stands only so that the card points after it are not read
+        as the partner (:meth:`format` writes it there alone): with no card points after it, a
+        partner left out reads the same (a próbahárom lost without play has none), so the token
+        would count for nothing. Refuse it rather than accept a token that changes nothing."""
+        if self.rs.partner_written_out and len(p.seats) > 1 and p.seats[1][0].low == NOBODY and not p.points:
+            p.add(_("“%(token)s” (nobody as the partner) is written only before the card points: leave it out here."),
+                  token=p.seats[1][0].text)
 
     def _slots(self, p: _Parse) -> list[str]:
         """What numbers fill, in order: seat slots, then card points."""

@@ -978,3 +978,13 @@ def test_a_probaharom_is_written_without_a_result_and_reads_back():
     record = {"dealer": 2, "contract": "harom", "declarer": 2, "forfeit": True}
     assert rs.format_hand(record, 4) == "3 3 pr"
     assert rs.score(rs.parse_hand("3 3 pr", 4, 2), 4) == [1, 1, -3, 1]
+
+
+def test_nobody_as_partner_is_written_only_before_the_card_points():
+    # §2: "0" in the partner's place keeps the card points from being read as the partner; in a
+    # próbahárom (no points, no partner) it would count for nothing, so it is refused by name.
+    rs = HungarianTarokkRuleset()
+    with pytest.raises(InvalidHand) as refused:
+        rs.parse_hand("3 3 0 pr", 4, 2)
+    assert any("“0”" in e and "before the card points" in e for e in refused.value.errors)
+    assert rs.parse_hand("3 1 0 xx k 52", 4, 0)["partner"] is None  # before the points it counts
