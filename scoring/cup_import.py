@@ -53,7 +53,7 @@ from django.utils.translation import ngettext
 from tournaments.cup_roles import log_cup
 from tournaments.importer import Unreadable, character_problems, clean, header_key, read_lines
 from tournaments.models import Cup, CupAction, CupResult, Player, Tournament
-from tournaments.text import visible
+from tournaments.text import quoted, visible
 
 from .cup_standings import touch_cup
 from .cups import HEINE, shared_points
@@ -616,7 +616,7 @@ def import_results(cup: Cup, preview: CupImportPreview, user=None) -> tuple[int,
 
 def _imported_meanwhile(events: list[EventPlan]) -> str:
     return _("Nothing was imported: %(events)s was imported meanwhile (a second click?). The cup table shows it.") % {
-        "events": ", ".join(f"“{e.name}” ({e.date.isoformat()})" for e in events)
+        "events": ", ".join(f"{quoted(e.name)} ({e.date.isoformat()})" for e in events)
     }
 
 

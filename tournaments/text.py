@@ -203,6 +203,14 @@ def strip_encoding_mark(text: str) -> str:
     return text[1:] if text.startswith(ENCODING_MARK) else text
 
 
+def quoted(value) -> str:
+    """``value`` in the active language's quotation marks: “Hofer” in English, „Hofer“ in German,
+    »Hofer« in Slovenian — for a name or a typed word set inside a translated message, so a German
+    message does not quote in English. ``value`` is shown as given (``str(value)``)."""
+    # Translators: quotation marks around a name or a typed word inside a message.
+    return _("“%(text)s”") % {"text": value}
+
+
 def visible(text: str) -> str:
     """``text`` without the characters refused in names (controls, direction and invisible
     characters): for comparing a typed name with names stored before these checks existed."""
