@@ -30,6 +30,7 @@ class Entry:
     withdrawn: bool = False
     victory: list[float | None] | None = None  # table points per round where the ruleset ranks by them
     provisional: list[bool] = field(default_factory=list)  # per round: its table points may still change
+    playing: list[bool] = field(default_factory=list)  # per round: his table still plays it (the score may change)
 
     @property
     def round_cells(self) -> list[tuple[int | None, object, bool]]:
@@ -81,11 +82,31 @@ class BestRounds:
         return tuple(-r for r in sorted((MISSING if r is None else r for r in entry.rounds), reverse=True))
 
     @staticmethod
-    def explain(above: Entry, below: Entry) -> str:
-        ranked = [sorted((MISSING if r is None else r for r in e.rounds), reverse=True) for e in (above, below)]
-        for i, (a, b) in enumerate(zip(*ranked)):
-            if a != b:
-                show = [("–" if v == MISSING else str(v)) for v in (a, b)]
+    def _ranked(entry: Entry) -> list[tuple[float, bool]]:
+        """``(score, still playing)`` per round, best first (a round not played last); of equal
+        scores a finished round comes first, so a comparison names a finished one if it can."""
+        playing = entry.playing or [False] * len(entry.rounds)
+        cells = [(MISSING, False) if r is None else (r, bool(p)) for r, p in zip(entry.rounds, playing)]
+        return sorted(cells, key=lambda c: (-c[0], c[1]))
+
+    @staticmethod
+    def _show(entry: Entry, cell: tuple[float, bool], so_far: bool) -> str:
+        score, playing = cell
+        if score == MISSING:
+            # A round he has not played: during the tournament it is still to come (unless he
+            # withdrew); in the final standings, or for a player who withdrew, it was not played.
+            return _("not yet played") if so_far and not entry.withdrawn else _("not played")
+        if playing:
+            return _("%(score)s (still playing)") % {"score": score}
+        return str(score)
+
+    @classmethod
+    def explain(cls, above: Entry, below: Entry, so_far: bool = False) -> str:
+        """The first of the ranked rounds in which ``above`` beats ``below``, as "second-best
+        round: 12 to 9"; ``so_far``: the tournament goes on (more rounds to play or a table
+        still playing), said as "second-best round so far: 0 (still playing) to not yet played"."""
+        for i, (a, b) in enumerate(zip(cls._ranked(above), cls._ranked(below))):
+            if a[0] != b[0]:
                 if i == 0:
                     label = _("best round")
                 elif i == 1:
@@ -94,11 +115,10 @@ class BestRounds:
                     label = _("third-best round")
                 else:
                     label = _("%(ordinal)s. best round") % {"ordinal": i + 1}
-                return _("%(criterion)s: %(above)s to %(below)s") % {
-                    "criterion": label,
-                    "above": show[0],
-                    "below": show[1],
-                }
+                values = {"criterion": label, "above": cls._show(above, a, so_far), "below": cls._show(below, b, so_far)}
+                if so_far:
+                    return _("%(criterion)s so far: %(above)s to %(below)s") % values
+                return _("%(criterion)s: %(above)s to %(below)s") % values
         return ""
 
 
@@ -121,7 +141,7 @@ class Lots:
         return (entry.lot if entry.lot is not None else float("inf"),)
 
     @staticmethod
-    def explain(above: Entry, below: Entry) -> str:
+    def explain(above: Entry, below: Entry, so_far: bool = False) -> str:
         if above.lot is None and below.lot is None or above.lot == below.lot:
             return ""
         return _("drawn lot: %(above)s before %(below)s") % {
@@ -137,7 +157,7 @@ class CardDraw(Lots):
     key = "card_draw"
 
     @staticmethod
-    def explain(above: Entry, below: Entry) -> str:
+    def explain(above: Entry, below: Entry, so_far: bool = False) -> str:
         if above.lot is None and below.lot is None or above.lot == below.lot:
             return ""
         return _("card draw: %(above)s before %(below)s") % {
@@ -156,7 +176,9 @@ class GamePoints:
         return (-entry.game_total,)
 
     @staticmethod
-    def explain(above: Entry, below: Entry) -> str:
+    def explain(above: Entry, below: Entry, so_far: bool = False) -> str:
+        """A sum of game points is what it is at any moment: the text is the same while the
+        tournament goes on (the standings say they are provisional)."""
         if above.game_total == below.game_total:
             return ""
         return _("game points: %(above)s to %(below)s") % {"above": above.game_total, "below": below.game_total}
@@ -165,11 +187,13 @@ class GamePoints:
 TIEBREAKS = {t.key: t for t in (BestRounds, GamePoints, Lots, CardDraw)}
 
 
-def rank(entries: list[Entry], tiebreaks: tuple[str, ...] = ("best_rounds", "lots")) -> list[Row]:
+def rank(entries: list[Entry], tiebreaks: tuple[str, ...] = ("best_rounds", "lots"), so_far: bool = False) -> list[Row]:
     """Order ``entries`` by total, then each tie-break in turn; level players share the rank.
 
     Lots decide only between players who all have one (a draw among the whole level group).
-    Raises ``KeyError`` for an unknown tie-break key.
+    ``so_far``: the tournament goes on, and the tie-break texts say what is known so far
+    ("second-best round so far: 12 to not yet played"). Raises ``KeyError`` for an unknown
+    tie-break key.
     """
     breakers = [TIEBREAKS[k] for k in tiebreaks]
 
@@ -203,7 +227,7 @@ def rank(entries: list[Entry], tiebreaks: tuple[str, ...] = ("best_rounds", "lot
                 row.tiebreak = _("level")
             else:
                 row.tiebreak = next(
-                    (text for b in breakers if (text := b.explain(above.entry, entry))), ""
+                    (text for b in breakers if (text := b.explain(above.entry, entry, so_far))), ""
                 )
         rows.append(row)
     return rows

@@ -116,7 +116,9 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
 
     Tie-breaks are the ruleset's (``tournament-formats.md`` §1): Tirol ranks by total, best round,
     second-best round, ..., then the director's drawn lots — on the final standings only (lots
-    are drawn for the final result; standings before it leave level players level).
+    are drawn for the final result; standings before it leave level players level). While the
+    tournament goes on the tie-break texts say what is known so far (a round still playing, a
+    round not yet played: :meth:`scoring.ranking.BestRounds.explain`).
     """
     drawn = list(tournament.round_set.order_by("number").values_list("number", flat=True))
     rounds = [n for n in drawn if after is None or n <= after]
@@ -151,12 +153,17 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
                 withdrawn=withdrawn,
                 victory=None if victory is None else [victory.get(pk, {}).get(n) for n in rounds],
                 provisional=[n in mine and (n, mine[n][1]) in playing for n in rounds] if victory is not None else [],
+                playing=[n in mine and (n, mine[n][1]) in playing for n in rounds],
             )
         )
+    # The tie-breaks say "so far" while the tournament goes on: a table of a counted round still
+    # plays, or these are the current standings with rounds still to play. Standings after an
+    # earlier, finished round state what was so then.
+    so_far = not final and (not finished or rounds == drawn)
     return Standings(
         tournament=tournament,
         rounds=rounds,
-        rows=rank(entries, tiebreaks),
+        rows=rank(entries, tiebreaks, so_far),
         after=after if rounds != drawn else None,
         final=final,
         provisional=not finished,
