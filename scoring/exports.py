@@ -37,7 +37,7 @@ class ExportData:
     tournament: Tournament
     standings: Standings
     ruleset: object
-    round_tables: dict  # round number -> list of (table number, [(name, seat score)])
+    round_tables: dict  # round number -> list of (table number, [(name, seat score or UNPLAYED)])
     hands: list  # (round, table, hand, contract, declarer, partner, description, [(name, score)])
     table_hands: dict  # (round, table) -> (names, [(hand, dealer, description, notation, scores)])
 
@@ -113,9 +113,10 @@ def export_data(tournament: Tournament) -> ExportData:
         )
     round_tables: dict[int, list] = {}
     for table_id, (round_number, table_number) in sorted(table_meta.items(), key=lambda kv: kv[1]):
-        round_tables.setdefault(round_number, []).append(
-            (table_number, list(zip(seats[table_id], totals[table_id])))
-        )
+        # A table without a hand has not played its round: no score ("–"), as on the standings.
+        played = bool(table_hands[(round_number, table_number)][1])
+        scores = totals[table_id] if played else [UNPLAYED] * len(seats[table_id])
+        round_tables.setdefault(round_number, []).append((table_number, list(zip(seats[table_id], scores))))
     return ExportData(
         tournament=tournament,
         standings=compute_standings(tournament),
