@@ -25,7 +25,10 @@ and Baden tournaments hand them out):
   0 (also where the standings rank by table points).
 - **Last place** (Mauskönig): the last of the players who did not withdraw.
 - **Best hand**: the highest score a player made in one hand; the players of level hands share it
-  (a player with two such hands once).
+  (a player with two such hands once). It has no place: its award carries the hand's ``points``.
+- **Fixed amounts** (a category's ``amount``: the best hand, the last place, a place's fixed prize)
+  are paid **besides** the prize money, from the organiser's purse: the list shows what is paid out
+  in all as the pool's shares + the fixed prizes = the total.
 - **Kontra pot**: each kontra level recorded on a hand is one call (a rekontra is two: the kontra
   and the re), on the game and on each bonus; the pot is calls × the amount per kontra. Struck
   hands do not count.
@@ -103,8 +106,10 @@ class BestHand:
 
 @dataclass
 class Award:
-    """One prize: its category, the place(s) ("3" or "2–3"), the winners' names and keys, the money
-    each gets (``None``: no money) and the goods; ``shared``: level players share it; ``note``."""
+    """One prize: its category, the place(s) ("3" or "2–3"; ``""`` for a prize without a place,
+    the best hand), the winners' names and keys, the money each gets (``None``: no money) and the
+    goods; ``shared``: level players share it; ``note``; ``points``: the hand's score of a
+    best-hand prize (``None`` for the others)."""
 
     category: str
     kind: str
@@ -115,14 +120,18 @@ class Award:
     description: str = ""
     shared: bool = False
     note: str = ""
+    points: int | None = None
 
 
 @dataclass
 class PrizeList:
     """Every award in the order handed out, plus the money: ``entries`` (players paying the fee),
-    ``prize_money``, ``paid`` (the sum of the awards' money), ``rest`` (prize money not given:
-    places without winners, cents a split left over), ``kontras`` (calls) and ``kontra_pot``;
-    ``final``: the standings are final; ``level``: some prize is shared because lots are missing."""
+    ``prize_money`` (the pool the entry fees make), ``paid`` (the sum of the awards' money, what is
+    paid out in all), ``from_pool`` (the part of it that is the pool's shares) and ``fixed`` (the
+    fixed amounts paid besides the pool): ``from_pool + fixed == paid``; ``rest`` (prize money not
+    given: places without winners, cents a split left over), ``kontras`` (calls) and
+    ``kontra_pot``; ``final``: the standings are final; ``level``: some prize is shared because
+    lots are missing."""
 
     awards: list[Award]
     currency: str
@@ -135,6 +144,17 @@ class PrizeList:
     final: bool
     level: bool = False
     warnings: list[str] = field(default_factory=list)
+    from_pool: Decimal = Decimal(0)
+
+    @property
+    def fixed(self) -> Decimal:
+        """The fixed amounts paid besides the prize money (``paid − from_pool``)."""
+        return self.paid - self.from_pool
+
+    @property
+    def has_points(self) -> bool:
+        """Whether some award carries a hand's points (the list shows their column)."""
+        return any(a.points is not None for a in self.awards)
 
     def ceremony_order(self) -> list[Award]:
         """The awards as a prize-giving reveals them: the other prizes first, then the places
@@ -228,10 +248,11 @@ def award(rows: list[Placed], categories: list[Category], fund: Fund, kontras: i
                 taken.update(r.key for r in group)
             position = last + 1
 
-    def alone(category: Category, kind: str, place: str, group: list, note: str = ""):
+    def alone(category: Category, kind: str, place: str, group: list, note: str = "", points: int | None = None):
         """One award to ``group`` (level players or hands share it)."""
         money = None if category.amount is None else split(category.amount, len(group))
-        awards.append(Award(category.name, kind, place, [g.name for g in group], [g.key for g in group], money, category.description, len(group) > 1, note))
+        awards.append(Award(category.name, kind, place, [g.name for g in group], [g.key for g in group], money, category.description,
+                            len(group) > 1, note, points))
 
     # The places first, then the groups (a player wins one of them), then the rest, each in order.
     handed = sorted(categories, key=lambda c: {"places": 0, "group": 1}.get(c.kind, 2))
@@ -252,7 +273,7 @@ def award(rows: list[Placed], categories: list[Category], fund: Fund, kontras: i
             top = max(h.score for h in best_hands)
             hands = [h for h in best_hands if h.score == top]
             players = list({h.key: h for h in hands}.values())  # a player with two such hands wins once
-            alone(category, "best_hand", str(top), players, "; ".join(h.where for h in hands if h.where))
+            alone(category, "best_hand", "", players, "; ".join(h.where for h in hands if h.where), points=top)
 
     warnings = []
     if sum((sum(c.shares) for c in categories), Decimal(0)) > 100:
@@ -263,6 +284,7 @@ def award(rows: list[Placed], categories: list[Category], fund: Fund, kontras: i
         entries=entries,
         prize_money=prize_money,
         paid=sum((a.amount * len(a.keys) for a in awards if a.amount is not None), Decimal(0)),
+        from_pool=from_pot,
         rest=prize_money - from_pot,
         kontras=kontras,
         kontra_pot=(fund.kontra_amount * kontras).quantize(CENT),

@@ -93,7 +93,7 @@ def test_the_last_place_passes_over_a_withdrawn_player():
 def test_the_best_hand_is_shared_by_level_hands():
     hands = [BestHand(1, "A", 12, "R1 T1 #3"), BestHand(4, "D", 12, "R2 T5 #9"), BestHand(2, "B", 9)]
     prizes = award(ROWS, [Category("best_hand", "Bestes Spiel", amount=D(15))], Fund(), best_hands=hands)
-    assert money(prizes) == [("12", ["A", "D"], D("7.50"), True)]
+    assert money(prizes) == [("", ["A", "D"], D("7.50"), True)] and prizes.awards[0].points == 12  # no place; the hand's points
     assert prizes.awards[0].note == "R1 T1 #3; R2 T5 #9"
 
 
@@ -286,7 +286,7 @@ def test_the_plus_prize_follows_the_game_points_where_table_points_rank():
 def test_a_player_with_two_best_hands_wins_the_best_hand_prize_once():
     hands = [BestHand(1, "A", 50, "R1"), BestHand(1, "A", 50, "R2"), BestHand(2, "B", 50, "R3")]
     prizes = award(ROWS, [Category("best_hand", "Bestes Spiel", amount=D(10))], Fund(), best_hands=hands)
-    assert money(prizes) == [("50", ["A", "B"], D("5.00"), True)] and prizes.awards[0].note == "R1; R2; R3"
+    assert money(prizes) == [("", ["A", "B"], D("5.00"), True)] and prizes.awards[0].note == "R1; R2; R3"
 
 
 @pytest.mark.django_db
