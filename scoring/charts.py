@@ -88,6 +88,23 @@ def _figure(height: float) -> tuple[Figure, object]:
     return fig, ax
 
 
+def _integer_axes(ax, x: list[int], values: list[float]) -> None:
+    """Whole numbers on both axes, whatever the data: rounds and hands are counted, scores are
+    whole points. A single round (or hand) or a single value gives matplotlib a range of a tenth
+    around it, which it would mark 0.945 … 1.050: the axis then spans one step either side of it
+    and carries that number alone, or it and its neighbours."""
+    integer = {"integer": True, "min_n_ticks": 1}
+    if min(x) == max(x):
+        ax.set_xlim(x[0] - 1, x[0] + 1)
+        ax.set_xticks([x[0]])
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(**integer))
+    low, high = min(values + [0]), max(values + [0])  # the zero line is always in the picture
+    if low == high:
+        ax.set_ylim(low - 1, high + 1)
+    ax.yaxis.set_major_locator(MaxNLocator(**integer))
+
+
 def lines_chart(
     title: str,
     x: Sequence[int],
@@ -117,8 +134,7 @@ def lines_chart(
             labels.append(name)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        _integer_axes(ax, list(x), values)
         ax.axhline(0, color="#000000", linewidth=0.8)
         # Explicit handles and labels: a name starting with "_" is still shown.
         ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, handlelength=3)
