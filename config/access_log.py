@@ -1,25 +1,19 @@
-"""gunicorn's access log without password-reset keys: the path of a reset link
-(``/accounts/reset/<uid>/<token>/``, :mod:`config.urls`) is a key to an account until it is used or
-expires, so the log shows ``/accounts/reset/…/…/`` in its place, wherever the format would print
-it (the request line, the path, the referrer, any header or environment variable)."""
-
-import re
+"""gunicorn's access log without keys to accounts: the path of a password-reset link
+(``/accounts/reset/<uid>/<token>/``) or of a sign-in link (``/accounts/sign-in/<token>/``,
+:mod:`config.urls`) is a key to an account until it is used or expires, so the log shows
+``/accounts/reset/…/…/`` and ``/accounts/sign-in/…/`` in its place, wherever the format would print
+it (the request line, the path, the referrer, any header or environment variable). The patterns
+are :mod:`config.log_filters`', which hides them in Django's own log lines too."""
 
 from gunicorn.glogging import Logger
 
-# The reset link's path as config.urls names it (tests/test_password_reset.py checks they agree).
-RESET_PATH = re.compile(r"/accounts/reset/[^/\s?#]+/[^/\s?#]+/")
-HIDDEN = "/accounts/reset/…/…/"
+from config.log_filters import HIDDEN, RESET_PATH, SIGN_IN_HIDDEN, SIGN_IN_PATH, redact
 
-
-def redact(text):
-    """``text`` (a request line, a path, a referrer) with every reset link's key hidden; anything
-    that is not a string is returned as it is."""
-    return RESET_PATH.sub(HIDDEN, text) if isinstance(text, str) else text
+__all__ = ["HIDDEN", "RESET_PATH", "SIGN_IN_HIDDEN", "SIGN_IN_PATH", "RedactingLogger", "redact"]
 
 
 class RedactingLogger(Logger):
-    """gunicorn's logger (``logger_class``) whose access log hides reset links' keys (:func:`redact`)."""
+    """gunicorn's logger (``logger_class``) whose access log hides the links' keys (:func:`redact`)."""
 
     def atoms(self, resp, req, environ, request_time):
         atoms = super().atoms(resp, req, environ, request_time)

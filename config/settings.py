@@ -345,13 +345,18 @@ if PUBLIC_HTTPS:
     ]
 
 # Errors with their tracebacks on stderr (gunicorn passes it to the terminal or the journal), with
-# DEBUG on or off; the project's own loggers at LOG_LEVEL.
+# DEBUG on or off; the project's own loggers at LOG_LEVEL. A refused request (403, 400, any answer
+# below 500) is one line with its status, path and user, without a traceback, and no log line
+# holds the key of a reset or sign-in link (config.log_filters.OneLineClientErrors).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "filters": {"redis_outage": {"()": "config.cache.OncePerInterval", "seconds": 60}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {
+        "redis_outage": {"()": "config.cache.OncePerInterval", "seconds": 60},
+        "one_line_client_errors": {"()": "config.log_filters.OneLineClientErrors"},
+    },
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["one_line_client_errors"]}},
     "root": {"handlers": ["stderr"], "level": "WARNING"},
     "loggers": {
         "django": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},

@@ -1,0 +1,87 @@
+"""A refused request is one line in the server's log (status, path, user), not a traceback, while a
+server error keeps its traceback; no log line holds the key of a reset or sign-in link; and
+``/favicon.ico`` answers with the site's icon instead of a 404."""
+
+import io
+import logging
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+from PIL import Image
+
+from config.log_filters import HIDDEN, SIGN_IN_HIDDEN, redact
+
+
+@pytest.fixture
+def server_log():
+    """What the settings' stderr handler writes (the one gunicorn passes to the journal)."""
+    handler = next(h for h in logging.getLogger("django").handlers if h.get_name() == "stderr")
+    stream = io.StringIO()
+    old = handler.setStream(stream)
+    try:
+        yield stream
+    finally:
+        handler.setStream(old)
+
+
+@pytest.mark.django_db
+def test_a_403_is_one_line_with_status_path_and_user(server_log, four_table, django_user_model):
+    player = django_user_model.objects.create_user("spieler", password="x-123-geheim")
+    visitor = Client()
+    visitor.force_login(player)
+    path = f"/manage/t/{four_table.round.tournament_id}/board/"
+    assert visitor.get(path).status_code == 403
+    lines = server_log.getvalue().splitlines()
+    assert len(lines) == 1, lines
+    assert "WARNING django.request: Forbidden (Permission denied): " + path in lines[0]
+    assert lines[0].endswith("[403 GET, user spieler]")
+    assert "Traceback" not in server_log.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_server_error_keeps_its_traceback(server_log, monkeypatch):
+    from scoring import views_public
+
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("the standings could not be computed")
+
+    monkeypatch.setattr(views_public.StandingsView, "get", broken)
+    assert Client(raise_request_exception=False).get("/t/1/standings/").status_code == 500
+    text = server_log.getvalue()
+    assert "ERROR django.request: Internal Server Error: /t/1/standings/" in text
+    assert "Traceback (most recent call last)" in text and "RuntimeError" in text
+
+
+@pytest.mark.django_db
+def test_a_suspicious_request_is_one_line_too(server_log, settings):
+    settings.ALLOWED_HOSTS = ["tarock.example.org"]
+    assert Client(HTTP_HOST="evil.example.com").get("/").status_code == 400
+    text = server_log.getvalue()
+    assert "django.security.DisallowedHost" in text and "[400 GET, user " in text
+    assert "Traceback" not in text
+
+
+def test_no_log_line_holds_the_key_of_a_link():
+    assert redact("Gone: /accounts/sign-in/Q2x7-abc_DEF/") == f"Gone: {SIGN_IN_HIDDEN}"
+    assert redact("GET /accounts/reset/MQ/cj4k2m-abc/ HTTP/1.1") == f"GET {HIDDEN} HTTP/1.1"
+    assert redact("GET /accounts/sign-in/ HTTP/1.1") == "GET /accounts/sign-in/ HTTP/1.1"  # no key in it
+
+
+@pytest.mark.django_db
+def test_a_refused_link_is_logged_without_its_key(server_log):
+    Client().get("/accounts/sign-in/NoSuchKey-123/")
+    text = server_log.getvalue()
+    assert SIGN_IN_HIDDEN in text and "NoSuchKey-123" not in text
+
+
+@pytest.mark.django_db
+def test_favicon_ico_is_the_sites_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"] == "/static/favicon.ico"
+    assert "max-age=86400" in response["Cache-Control"]
+    icon = Image.open(finders.find("favicon.ico"))
+    assert icon.format == "ICO" and icon.size[0] >= 16
+    page = client.get("/").content.decode()
+    assert 'rel="icon" href="/static/favicon.svg"' in page and "data:," not in page
+    assert finders.find("favicon.svg")
