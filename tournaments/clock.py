@@ -12,7 +12,8 @@ The minutes a ruleset plays by default are :attr:`variants.base.Ruleset.default_
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 from .errors import Refused
 
@@ -59,6 +60,20 @@ class Clock:
         if self.state(now) != RUNNING:
             return None
         return now + datetime.timedelta(seconds=self.remaining(now))
+
+    def overrun(self, now: datetime.datetime) -> int:
+        """Whole seconds the clock has run past its end (0 while time is left); a clock paused
+        after its end counts until the pause."""
+        if self.started_at is None:
+            return 0
+        return max(0, math.floor(self.elapsed(now) - self.total_seconds))
+
+    def extended(self, minutes: int, now: datetime.datetime) -> Clock:
+        """The clock with ``minutes`` added at ``now``. While time is left they are added to it;
+        once time is up they count **from now**, not from the old end: the seconds since the end
+        are booked as paused (35 s past the end, "+5" shows 5:00, not 4:25). A paused clock
+        stays paused."""
+        return replace(self, extra_minutes=self.extra_minutes + minutes, paused_seconds=self.paused_seconds + self.overrun(now))
 
 
 def clock_of(rnd) -> Clock:
@@ -134,10 +149,10 @@ def resume_clock(rnd, user=None):
 
 
 def extend_clock(rnd, minutes: int, user=None, expected_extra: int | None = None):
-    """Add ``minutes`` (1–120) to a started clock, also once time is up. ``expected_extra``: the
-    minutes added so far as the director's page showed them; if more were added meanwhile (a
-    double click, a second tab), nothing is added again. Raises :class:`ClockRefused` before the
-    start or for minutes out of range."""
+    """Add ``minutes`` (1–120) to a started clock, also once time is up: then they count from now
+    (:meth:`Clock.extended`). ``expected_extra``: the minutes added so far as the director's page
+    showed them; if more were added meanwhile (a double click, a second tab), nothing is added
+    again. Raises :class:`ClockRefused` before the start or for minutes out of range."""
     from django.utils.translation import gettext as _
 
     from .actions import Action
@@ -150,6 +165,7 @@ def extend_clock(rnd, minutes: int, user=None, expected_extra: int | None = None
     def change(r, now):
         if expected_extra is not None and r.clock_extra_minutes != expected_extra:
             return False
-        r.clock_extra_minutes += minutes
+        longer = clock_of(r).extended(minutes, now)
+        r.clock_extra_minutes, r.clock_paused_seconds = longer.extra_minutes, longer.paused_seconds
 
     return _command(rnd, change, Action.CLOCK_EXTENDED, user, detail=f"+{minutes} min")

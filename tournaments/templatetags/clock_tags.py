@@ -1,4 +1,5 @@
-"""``{% round_clock round %}``: a round's clock on the board, the sheets and (later) the big screen."""
+"""``{% round_clock round %}``: a round's clock on the board, the sheets, the player's page and the big
+screen (``tournaments/_clock.html`` words each state: not started, time left, paused, time up)."""
 
 from django import template
 from django.utils import timezone
@@ -20,7 +21,8 @@ def hms(seconds: float) -> str:
 def round_clock(context, rnd, controls=False):
     """The clock of round ``rnd``: time left (counted down in the browser by ``js/clock.js`` from
     the end time while it runs), paused or up; ``controls``: the director's buttons (start with
-    the ruleset's default minutes, pause, resume, add 5 or 10 minutes)."""
+    the ruleset's default minutes, pause, resume, add 5, 10 or 15 minutes, which count from now
+    once time is up: :meth:`tournaments.clock.Clock.extended`)."""
     now = timezone.now()
     clock = clock_of(rnd)
     state = clock.state(now)
