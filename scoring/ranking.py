@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -240,7 +241,9 @@ _FRACTIONS = {
 
 
 def format_points(value) -> str:
-    """``Fraction(3, 2)`` -> "1½", ``Fraction(1, 2)`` -> "½", 2 -> "2"; ``None`` -> "–"."""
+    """``Fraction(3, 2)`` -> "1½", ``Fraction(1, 2)`` -> "½", 2 -> "2"; ``None`` -> "–". Other
+    values (quarters from a shared place at a table of four, sums of them) with two decimals in
+    the active language's way: "0.75" in English, "0,75" in German and Slovenian."""
     if value is None:
         return "–"
     value = Fraction(value).limit_denominator(1000)
@@ -249,7 +252,7 @@ def format_points(value) -> str:
     whole, part = divmod(value, 1)
     if part in _FRACTIONS:
         return (str(whole) if whole or not part else "") + _FRACTIONS[part]
-    return f"{float(value):.2f}"
+    return number_format(float(value), decimal_pos=2, use_l10n=True)
 
 
 def rounds_label(count: int) -> str:
