@@ -19,9 +19,11 @@ import hashlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from django.utils import formats
+
 from tournaments.models import Cup, CupRanking, CupResult, Player, Registration, Tournament
 
-from .cups import CupRow, Result, cup_table, shared_points
+from .cups import SHORT_NAME_LIMIT, CupRow, Result, cup_table, place_of, shared_points, short_names
 from .standings import cached_standings
 
 
@@ -38,7 +40,8 @@ class CupPlayer:
 class Event:
     """A tournament of the season: ``key`` (``"t<id>"`` for a tournament kept here, ``"x<id>"``
     for imported results), ``name``, ``date``, ``away``, its ``order`` in the season (1 = first
-    held), the ``field`` size and the ``tournament`` if it is kept here."""
+    held), the ``field`` size, the ``tournament`` if it is kept here and its ``short`` name, the
+    head of its column (:func:`scoring.cups.short_names`)."""
 
     key: str
     name: str
@@ -47,6 +50,7 @@ class Event:
     order: int
     field: int
     tournament: Tournament | None = None
+    short: str = ""
 
 
 @dataclass
@@ -91,6 +95,15 @@ class _Held:
     size: int = 0
 
 
+def short_place(h: _Held) -> str:
+    """What names a held tournament in a column head: the town of its venue (a tournament kept
+    here, :func:`scoring.cups.place_of`), else its name if that is short (an imported event is
+    mostly named by its place, "Absam"), else nothing (the head is its day)."""
+    if h.tournament is not None and h.tournament.venue.strip():
+        return place_of(h.tournament.venue)
+    return h.name if len(h.name.strip()) <= SHORT_NAME_LIMIT else ""
+
+
 def season(cup: Cup) -> tuple[list[Event], dict[int, list[Result]], dict[int, CupPlayer], list[Tournament]]:
     """Every result of the cup's season: ``(events, {player id: [Result]}, {player id: CupPlayer},
     tournaments to come)``. One standings computation per tournament of the cup, one query for
@@ -113,9 +126,10 @@ def season(cup: Cup) -> tuple[list[Event], dict[int, list[Result]], dict[int, Cu
         event.away = event.away or result.away
     held.extend(imported.values())
     held.sort(key=lambda h: (h.date, h.name))
+    heads = short_names([(short_place(h), formats.date_format(h.date, "MONTH_DAY_FORMAT")) for h in held])
     events, results = [], defaultdict(list)
     for order, h in enumerate(held, start=1):
-        events.append(Event(h.key, h.name, h.date, h.away, order, h.size, h.tournament))
+        events.append(Event(h.key, h.name, h.date, h.away, order, h.size, h.tournament, heads[order - 1]))
         sharing = Counter(rank for _p, rank, _t in h.rows)
         for player_id, rank, total in h.rows:
             points = shared_points(cup.method, rank, sharing[rank], h.size, total)

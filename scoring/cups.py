@@ -8,6 +8,7 @@ the table's tie-breaks.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -178,3 +179,39 @@ def cup_table(players: dict[object, list[Result]], held: int, rule: str | int, s
             else:
                 row.tiebreak = "recent"
     return rows
+
+
+SHORT_NAME_LIMIT = 14  # characters of a column head in the cup table
+
+
+def place_of(venue: str) -> str:
+    """The town of a venue as venues are written, "Gasthof Post, Imst" → ``"Imst"`` (the part after
+    the last comma; the whole venue without one), spaces trimmed."""
+    return venue.rsplit(",", 1)[-1].strip()
+
+
+def shorten(text: str, limit: int = SHORT_NAME_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, the cut marked with "…"."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def short_names(events: Sequence[tuple[str, str]], limit: int = SHORT_NAME_LIMIT) -> list[str]:
+    """The cup table's column heads for the season's ``events`` (in order): each a ``(place, day)``
+    pair, ``place`` the tournament's town (or ``""``), ``day`` its date as a short label.
+
+    **Decision** (the tournaments have no short name of their own): a column is headed by its
+    place, cut to ``limit`` characters; where two tournaments share a place, or one has none, by
+    the place and the day, or the day alone; heads that are still equal (two on one day) get the
+    tournament's number in the season, ``"(2)"``, as the list of the tournaments below the table
+    numbers them."""
+    places = [shorten(place, limit) for place, _day in events]
+    once = Counter(p.casefold() for p in places if p)
+    heads = []
+    for (_place, day), place in zip(events, places):
+        if place and once[place.casefold()] == 1:
+            heads.append(place)
+        else:
+            heads.append(f"{place} {day}".strip())
+    equal = Counter(h.casefold() for h in heads)
+    return [f"{h} ({order})" if equal[h.casefold()] > 1 else h for order, h in enumerate(heads, start=1)]
