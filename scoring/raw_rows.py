@@ -7,21 +7,33 @@ whole sheet in one go::
     2: -7; 21; -7; -7
     3. d 2 + pag!
 
-A line whose first word (after an optional hand number) is a number is a row of scores and
-becomes a hand record ``{"dealer": d, "outcome": "manual", "scores": row, "note": "raw rows"}``
-(``hand-record.md`` "Fields", ``outcome: manual``); any other line is a hand in the ruleset's
-notation (:meth:`variants.base.Ruleset.parse_hand`), read as strictly as the quick-entry line. A
-contract's digit code first (Königrufen's Sechserdreier ``6``, Bled's ``3``/``2``/``1``) makes a
-line with words a hand (``6 1 +``); a line of numbers only that also reads as a hand (``3 1 40`` at
-a Bled table) is refused, naming both readings, never guessed. A written hand number must be the number the line gets. Lines are appended after
-the hands already on the table. The rows are checked the way ``hand-record.md`` "The score row" and
+A line of numbers (after an optional hand number) is a row of scores, the transcript of the paper
+sheet, and becomes a hand record ``{"dealer": d, "outcome": "manual", "scores": row, "note": "raw
+rows"}`` (``hand-record.md`` "Fields", ``outcome: manual``); any other line is a hand in the
+ruleset's notation (:meth:`variants.base.Ruleset.parse_hand`), read as strictly as the quick line.
+In free scoring every hand is a row, so there a line of numbers is always the scores, as the quick
+line reads it too.
+
+**When a line of numbers is refused** (the sheet's help says exactly this, :func:`numbers_rule`):
+where the ruleset has contracts with a number for a code (Königrufen's Sechserdreier ``6``, Bled's
+``3``/``2``/``1``, Hungarian Tarokk's ``3``/``2``/``1``), a line that starts with such a number
+and has no signed number (no ``-``, ``−`` or ``+``) could be that hand as well as the scores
+(``3 1 40`` at a Bled table), and is refused naming both readings, never guessed: the director
+writes the contract in letters (``t 1 40``) or the scores after ``=`` (``= 3 1 40``). A line with
+a minus sign is always scores (``6 -2 -2 -2``): no hand in notation has a signed number. The rule
+is read from the line alone, so a person can check it by eye. Running totals are numbers only and
+never refused so. A line of a contract's code followed by words is a hand (``6 1 +``).
+
+A written hand number must be the number the line gets. Lines are appended after the hands
+already on the table. The rows are checked the way ``hand-record.md`` "The score row" and
 :meth:`variants.checks.HandCheck.check_manual` check a manual row: the row sums to 0 where the
 ruleset is zero-sum (a Schreibfehler otherwise), the seat that sits out scores 0 unless the ruleset
 lets him pay (Cego), and the sheet has no more lines than the table has hands left in the round.
-The sheet is all or nothing: one bad line and nothing is saved. A line holding a character no
-typed text may hold (a null or other control character; in notation lines the names and notes
-also refuse direction and invisible characters, :mod:`tournaments.text`) is refused first, naming
-the line and the character.
+Only a director may strike a hand (``--``): a scorer's sheet with one is refused by line. The
+sheet is all or nothing: one bad line and nothing is saved. A line holding a character no typed
+text may hold (a null or other control character; in notation lines the names and notes also
+refuse direction and invisible characters, :mod:`tournaments.text`) is refused first, naming the
+line and the character.
 
 The work is split so that the parts can be used on their own (e.g. for a preview):
 
@@ -48,9 +60,11 @@ from variants import InvalidHand
 
 from .models import Hand
 from .services import HandRejected, TableInfo, lock_open_table, save_hand, table_info
+from .services.display import RAW_ROWS_NOTE, strike_refused
 
-NOTE = "raw rows"
-"""The ``note`` of every hand stored from raw rows (stored data, not translated)."""
+NOTE = RAW_ROWS_NOTE
+"""The ``note`` of every hand stored from raw rows (stored data, not translated; the sheet shows
+it in the reader's language, :func:`scoring.services.display.shown_note`)."""
 
 MAX_NUMBER = 999_999
 """The largest number (either sign) :func:`parse_raw_rows` reads; running totals may be large."""
@@ -306,33 +320,66 @@ def _split_lines(text: str) -> list[tuple[int, int | None, str]]:
     return lines
 
 
+def number_codes(notation) -> dict[str, object]:
+    """The contract codes of a ruleset that are numbers, in the order of its contracts: code ->
+    contract (Bled ``{"3": Trojka, "2": Dvojko, "1": Enojko}``, Königrufen ``{"6":
+    Sechserdreier}``, none in Cego, Tapp-Tarock or free scoring). ``notation``: the ruleset's
+    :class:`~variants.notation.Notation`. A line of numbers starting with one of them may be refused
+    (:func:`line_kind`)."""
+    return {code: c for code, c in notation.contract_codes.items() if code.isdigit()}
+
+
+def letter_code(notation, contract) -> str:
+    """How to name ``contract`` in the line without a number: its code where that is letters
+    (Bled's Trojka ``t``), else its shortest alias or key in letters (Hungarian ``harom``)."""
+    words = [code for code, c in notation.contract_codes.items() if c is contract and not code.isdigit()]
+    return min(words, key=len) if words else contract.key
+
+
 def line_kind(rest: str, notation) -> str:
-    """What a line (hand number removed) is: ``"notation"`` unless it starts with a number;
-    ``"scores"`` when it does; but a line that starts with a contract's digit code (Bled's ``3``,
-    Königrufen's ``6``, ``notation``: the ruleset's :class:`~variants.notation.Notation`) is
-    ``"notation"`` when a word of it is not a number, and ``"either"`` when all are numbers
-    (``3 1 40`` at a Bled table: the caller reads it both ways)."""
-    words = rest.split()
-    if not words or not _STARTS_WITH_NUMBER.match(words[0]):
+    """What a line (hand number removed) is; ``notation``: the ruleset's
+    :class:`~variants.notation.Notation`.
+
+    - ``"either"``: whole numbers only, none with a sign, and the first is a contract's code
+      (:func:`number_codes`): it could be the hand as well as the scores (``3 1 40`` at a Bled
+      table), so the caller refuses it;
+    - ``"scores"``: any other line of numbers (``6 -2 -2 -2``), or a line starting with a number
+      that is no contract's code (its words that are no numbers are named by :func:`parse_raw_rows`);
+    - ``"notation"``: everything else, a contract's code followed by words too (``6 1 +``).
+    """
+    words = [w for w in _SEPARATORS.split(rest.translate(_MINUSES)) if w]
+    if not words:
         return "notation"
-    if not notation.is_contract_code(words[0]):
-        return "scores"
-    numbers = all(_STARTS_WITH_NUMBER.match(w) and _read_line(0, w, 1)[1] is None for w in words)
-    return "either" if numbers else "notation"
+    if all(_NUMBER.match(w) for w in words):
+        unsigned = all(w.isdigit() for w in words)
+        return "either" if unsigned and words[0] in number_codes(notation) else "scores"
+    first = rest.split()[0]
+    if not _STARTS_WITH_NUMBER.match(first) or notation.is_contract_code(first):
+        return "notation"
+    return "scores"
 
 
-def _as_hand(info: TableInfo, rest: str, dealer: int, names: list[str]):
-    """The contract ``rest`` names if every word of it reads as a hand in notation (valid or
-    refused only by the ruleset's checks, e.g. a Trojka not played by forehand), else ``None``."""
-    rs = info.ruleset
-    try:
-        record = rs.parse_hand(rest, info.size, dealer, names)
-    except InvalidHand as refused:
-        record = refused.record
-    return None if record is None or "contract" not in record else rs.contract(record["contract"])
+def numbers_rule(ruleset) -> str:
+    """The sheet's help on lines of numbers for ``ruleset``, in the reader's language: when such a
+    line is refused (:func:`line_kind`), with the ruleset's number codes and how to write the hand
+    instead; or that a line of numbers is always the scores, where no contract has a number."""
+    codes = number_codes(ruleset.notation)
+    if not codes:
+        return _("A line of numbers is always the scores.")
+    first, contract = next(iter(codes.items()))
+    return _(
+        "A line of numbers is the scores, unless it starts with %(codes)s (a contract's code in this game) "
+        "and none of its numbers has a sign (+ or −): such a line could also be a hand and is refused. "
+        "Write the hand with the contract in letters (“%(letters)s …” for “%(code)s …”) or the scores after “=” "
+        "(“= %(code)s …”). Running totals are always read as numbers."
+    ) % {
+        "codes": ", ".join(f"“{code}”" for code in codes),
+        "letters": letter_code(ruleset.notation, contract),
+        "code": first,
+    }
 
 
-def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False) -> list[Hand]:
+def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False, may_strike: bool = True) -> list[Hand]:
     """Store the sheet ``text`` as hands after the hands already on ``table``.
 
     ``text``: one hand per line, told apart by :func:`line_kind`. A line of scores is read as
@@ -343,7 +390,8 @@ def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False) 
     notation line is refused then. The rows are checked by :func:`check_rows`; hand ``k`` of the
     sheet is dealt by the seat after the last hand entered (``(last.record["dealer"] + 1) % size``,
     continuing the rotation) or, on an empty table, by ``table.dealer_of(1, size)``. A line that
-    starts with a hand number ("3: …") must be that hand.
+    starts with a hand number ("3: …") must be that hand. ``may_strike``: whether the user may
+    strike a hand (a director; a scorer may not): without it a struck hand (``--``) is refused.
 
     Each hand is stored through :func:`scoring.services.save_hand`, all inside one transaction with
     the table row locked: any refusal saves nothing. Returns the new hands in order. Raises
@@ -378,17 +426,17 @@ def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False) 
             if written is not None and written != first_number + k:
                 problems.append(LineProblem(line, _("Line %(line)s is numbered %(written)s, but it would be hand %(hand)s of this table.")
                                             % {"line": line, "written": written, "hand": first_number + k}))
-            kind = line_kind(rest, info.ruleset.notation)
-            if kind == "either" and not cumulative:
-                contract = _as_hand(info, rest, (first_dealer + k) % info.size, names)
-                if contract is not None:  # it reads both ways: the director says which
-                    problems.append(LineProblem(line, _(
-                        "Line %(line)s reads both as scores and as a %(contract)s: write the hand with "
-                        "its letter code (“%(code)s …”) or the scores after “=” (“= %(scores)s”)."
-                    ) % {"line": line, "contract": contract.name, "code": contract.code, "scores": rest.strip()}))
-                    rows.append(None)
-                    records.append(None)
-                    continue
+            notation = info.ruleset.notation
+            kind = line_kind(rest, notation)
+            if kind == "either" and not cumulative:  # it reads both ways: the director says which
+                contract = number_codes(notation)[_SEPARATORS.split(rest.strip())[0]]
+                problems.append(LineProblem(line, _(
+                    "Line %(line)s reads both as scores and as a %(contract)s: write the hand with "
+                    "its letter code (“%(code)s …”) or the scores after “=” (“= %(scores)s”)."
+                ) % {"line": line, "contract": contract.name, "code": letter_code(notation, contract), "scores": rest.strip()}))
+                rows.append(None)
+                records.append(None)
+                continue
             if kind != "notation":
                 row, problem = _read_line(line, rest, info.size)
                 rows.append(row)
@@ -408,6 +456,9 @@ def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False) 
                     LineProblem(line, _("Line %(line)s: %(message)s") % {"line": line, "message": translate_problem(p, info.names)})
                     for p in refused.errors
                 ]
+                continue
+            if records[-1].get("outcome") == "struck" and not may_strike:
+                problems.append(LineProblem(line, _("Line %(line)s: %(message)s") % {"line": line, "message": strike_refused()}))
         line_numbers_ = [line for line, _written, _rest in lines]
         if cumulative:
             start = [sum(h.scores[p] for h in hands) for p in range(info.size)]

@@ -1,5 +1,6 @@
 """A hand in words, in the reader's language: what the ruleset says of it (``Ruleset.describe``),
-translated with the players' names, and the messages that tell a scorer what somebody else did."""
+translated with the players' names, its note as the reader reads it, and the messages that tell a
+scorer what somebody else did or may not do."""
 
 from __future__ import annotations
 
@@ -9,6 +10,28 @@ from tournaments.problems import translate_problem
 
 from ..models import Hand
 from .context import TableInfo, record_names
+
+RAW_ROWS_NOTE = "raw rows"
+"""The ``note`` every hand transcribed from a paper sheet is stored with (:mod:`scoring.raw_rows`):
+stored data, never translated; :func:`shown_note` shows it in the reader's language."""
+
+
+def shown_note(record: dict) -> str:
+    """The hand's note as the sheet shows it: as typed, except the note the project writes itself
+    (:data:`RAW_ROWS_NOTE`), which is shown in the reader's language ("von der Papierschrift
+    übertragen") so that a German page carries no English beside the German label. The stored
+    record is not changed."""
+    note = (record.get("note") or "").strip()
+    return _("transcribed from the paper sheet") if note == RAW_ROWS_NOTE else note
+
+
+def strike_refused() -> str:
+    """Why a scorer's struck hand is refused: striking a hand is the tournament director's call
+    (the outcome "struck by the director", ``--`` on the quick line)."""
+    return _(
+        "Only a tournament director may strike a hand (“struck by the director”, “--” on the quick line): "
+        "ask the director, or enter the hand as it was played."
+    )
 
 
 def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None = None) -> str:

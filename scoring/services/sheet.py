@@ -11,7 +11,7 @@ from tournaments.problems import translate_problem
 
 from ..models import Hand
 from .context import TableInfo, in_numbering, record_positions, table_info
-from .display import describe
+from .display import describe, shown_note
 
 
 @dataclass
@@ -19,7 +19,10 @@ class SheetRow:
     """One row of a score sheet: the hand, its dealer, label, scores and running totals.
 
     ``note``: what the hand did to what the seats carry ("radelc ×2", "+ radelc"); ``notation``:
-    its canonical line (:mod:`variants.notation`) in its own seat numbering."""
+    its canonical line (:mod:`variants.notation`) in its own seat numbering; ``code``: that line
+    without its note (``# …``), as the sheet shows it beside ``hand_note``, the hand's note in the
+    reader's words (:func:`~scoring.services.display.shown_note`), so a note (a struck hand's
+    reason) is shown once."""
 
     hand: Hand
     dealer: int
@@ -30,6 +33,8 @@ class SheetRow:
     dealer_name: str = ""
     note: str = ""
     notation: str = ""
+    code: str = ""
+    hand_note: str = ""
 
     @property
     def cells(self) -> list[tuple[int, str]]:
@@ -69,6 +74,14 @@ class Sheet:
     def next_vorhand_name(self) -> str:
         return self.info.names.get(self.next_vorhand, "")
 
+    @property
+    def numbers_rule(self) -> str:
+        """What the raw-rows box says of a line of numbers at this table: when it is refused, or
+        that it is always the scores (:func:`scoring.raw_rows.numbers_rule`)."""
+        from ..raw_rows import numbers_rule  # the raw rows save through these services
+
+        return numbers_rule(self.info.ruleset)
+
 
 def build_sheet(table: Table, info: TableInfo | None = None) -> Sheet:
     """The score sheet of ``table`` (two or three queries; ``info`` if the caller has it)."""
@@ -100,6 +113,8 @@ def build_sheet(table: Table, info: TableInfo | None = None) -> Sheet:
                 dealer_name=info.sheet_names.get(dealer, "?"),
                 note=note,
                 notation=rs.format_hand(record, len(positions)),
+                code=rs.format_hand({k: v for k, v in record.items() if k != "note"}, len(positions)),
+                hand_note=shown_note(record),
             )
         )
         last_dealer = dealer
