@@ -1,6 +1,6 @@
 """The hand entry form, generated from the ruleset's catalogue (contracts, bonuses, seats).
 
-A hand comes either from the quick-entry line, read by the ruleset's notation
+A hand comes either from the quick line, read by the ruleset's notation
 (:meth:`variants.base.Ruleset.parse_hand`, strict: every token counts or is refused by name), or from
 the form's fields. ``source`` says which the scorer used last ("line" or "fields"); the page keeps
 the other in step (the fields show the parsed line, the line shows the fields' canonical notation),
@@ -10,9 +10,16 @@ errors with player names, and everything typed stays in the form.
 Every typed text is checked for characters it may not hold (:mod:`tournaments.text`): the note
 and the quick line (which carries the note after ``#``) as names, the reason and a flag's comment
 for control characters only.
+
+Striking a hand is the tournament director's call: a form made for a scorer (``may_strike`` off)
+does not offer "struck by the director" and refuses a struck hand, from the fields or from the
+line (``--``), in the preview as on saving, with a message naming it
+(:func:`~scoring.services.display.strike_refused`).
 """
 
 from __future__ import annotations
+
+import copy
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -25,6 +32,7 @@ from variants.checks import whole_points
 
 from .models import Hand
 from .services import HandRejected, TableInfo, evaluate_record
+from .services.display import strike_refused
 from .widgets import FastSelect
 
 # Bonus choice values: team : silent/announced : made/failed ("" where the record decides it);
@@ -115,6 +123,9 @@ class HandForm(CleanTextFormMixin, forms.Form):
     ``info`` is the :class:`~scoring.services.TableInfo` of the table; ``dealer`` the suggested
     dealer for a new hand. Only the fields some contract of the ruleset uses are built (the
     catalogue's ``fields`` per contract); the page shows those of the chosen contract.
+    ``may_strike``: whether the user may strike a hand (a director, ``Can.direct``); off for a
+    scorer, whose outcome select leaves "struck by the director" out and whose struck hand is
+    refused (:meth:`refuse_strike`).
     """
 
     OUTCOMES = (
@@ -134,7 +145,7 @@ class HandForm(CleanTextFormMixin, forms.Form):
     number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     quick = forms.CharField(
-        label=gettext_lazy("Quick entry"),
+        label=gettext_lazy("Quick line"),
         required=False,
         max_length=300,
         widget=forms.TextInput(
@@ -163,9 +174,10 @@ class HandForm(CleanTextFormMixin, forms.Form):
     name_like_fields = ("note", "quick")
     text_check_exempt = ("quick_was",)
 
-    def __init__(self, *args, info: TableInfo, dealer: int | None = None, **kwargs):
+    def __init__(self, *args, info: TableInfo, dealer: int | None = None, may_strike: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.info = info
+        self.may_strike = may_strike
         self.record: dict | None = None
         self.built: dict | None = None  # the record the line or the fields gave, valid or not
         self.scores: list[int] | None = None
@@ -183,6 +195,10 @@ class HandForm(CleanTextFormMixin, forms.Form):
         if not rs.contracts:  # written rows only (free scoring)
             self.fields["outcome"].choices = [c for c in self.OUTCOMES if c[0] != "played"]
             self.fields["outcome"].initial = "manual"
+        if not may_strike:
+            # The select leaves "struck" out; the field still knows it, so that a struck hand
+            # posted all the same is refused by name (clean) rather than as an unknown choice.
+            self.fields["outcome"].widget.choices = [c for c in self.fields["outcome"].choices if c[0] != "struck"]
         self.fields["contract"] = forms.ChoiceField(
             label=_("Contract"),
             required=False,
@@ -334,6 +350,13 @@ class HandForm(CleanTextFormMixin, forms.Form):
             self.data["quick_was"] = self.data.get("quick", "")
     # -- layout helpers for the template --
 
+    def outcome_without_strike(self) -> str:
+        """The outcome select without "struck by the director", for a scorer's page (whatever
+        ``may_strike`` the form was made with: the page knows the user, ``can.direct``)."""
+        widget = copy.copy(self.fields["outcome"].widget)
+        widget.choices = [c for c in self.fields["outcome"].choices if c[0] != "struck"]
+        return self["outcome"].as_widget(widget=widget)
+
     def bonus_fields(self):
         """``(bonus field, its kontra field or None, bonus key)`` per bonus select of the form
         (:func:`bonus_slots`: one per bonus, or one per side where both sides may record it)."""
@@ -439,6 +462,9 @@ class HandForm(CleanTextFormMixin, forms.Form):
         if data.get("outcome") == "played" and not data.get("contract"):
             self.add_error("contract", _("Choose the contract."))
             return data
+        if data.get("outcome") == "struck" and not self.may_strike:
+            self.add_error("outcome", strike_refused())
+            return data
         if data.get("outcome") == "struck" and not self.history_reason(data):
             self.add_error("reason", _("Say why the hand is struck."))
             return data
@@ -473,6 +499,9 @@ class HandForm(CleanTextFormMixin, forms.Form):
         if record.get("outcome") == "struck" and not record.get("note") and self.history_reason(data):
             record["note"] = self.history_reason(data)  # the sheet shows why, as from the fields
         self.built = record
+        if record.get("outcome") == "struck" and not self.may_strike:
+            self.add_error("quick", strike_refused())
+            return data
         if record.get("outcome") == "struck" and not self.history_reason(data, record):
             self.add_error("reason", _("Say why the hand is struck."))
             return data

@@ -2,6 +2,8 @@
 
 Thin: the form validates through the ruleset, :mod:`scoring.services` saves. Requests made by htmx
 get the sheet partial back (the sheet updates in place); others a redirect or the whole page.
+A scorer enters, edits and restores hands but never strikes one (:func:`may_strike`): the form,
+its preview, raw rows and the history's restore refuse a struck hand from him by name.
 """
 
 import segno
@@ -24,6 +26,7 @@ from .board import build_board
 from .raw_rows import RawRowsRejected, save_raw_rows
 from .forms import HandForm, initial_from_record
 from .models import Hand, HandFlag
+from .services.display import strike_refused
 from .services import (
     HandRejected,
     delete_hand,
@@ -55,7 +58,13 @@ def preview_context(form: HandForm) -> dict:
         "line": form.line(),
         "scores": form.scores if valid else None,
         "chips": list(zip(info.names.values(), form.scores or [])) if valid else [],
-        "errors": [*form.errors.get("quick", []), *form.non_field_errors(), *form.errors.get("note", []), *form.errors.get("reason", [])],
+        "errors": [
+            *form.errors.get("quick", []),
+            *form.non_field_errors(),
+            *form.errors.get("outcome", []),
+            *form.errors.get("note", []),
+            *form.errors.get("reason", []),
+        ],
         "state": {
             "source": "line" if form.uses_line(form.data) else "fields",
             "typed": form.data.get("quick", ""),
@@ -63,6 +72,12 @@ def preview_context(form: HandForm) -> dict:
             "fields": form.field_values() if form.uses_line(form.data) else {},
         },
     }
+
+
+def may_strike(request, tournament_id: int) -> bool:
+    """Whether the user may strike a hand in the tournament: a director (or organiser), not a
+    scorer (``tournaments.permissions``: striking is the director's decision on the day)."""
+    return Can(request.user, tournament_id).direct
 
 
 def render_sheet(request, table, form=None, editing=None, status=200, info=None):
@@ -102,7 +117,7 @@ class HandCreateView(RoleRequiredMixin, View):
     def post(self, request, table_pk):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
         info = table_info(table)
-        form = HandForm(request.POST, info=info)
+        form = HandForm(request.POST, info=info, may_strike=may_strike(request, table.round.tournament_id))
         if form.is_valid() and (hand := _save(request, form, table)):
             messages.success(request, _("Hand %(number)s saved.") % {"number": hand.number})
             return render_sheet(request, table, info=info) if request.htmx else redirect(table)
@@ -122,7 +137,7 @@ class HandPreviewView(RoleRequiredMixin, View):
         editing = whole_number(request.GET.get("edit"))
         hand = get_object_or_404(Hand, pk=editing, table=table) if editing is not None else None
         info = table_info(table, hand.record, hand.number) if hand else table_info(table)
-        form = HandForm(request.POST, info=info)
+        form = HandForm(request.POST, info=info, may_strike=may_strike(request, table.round.tournament_id))
         return render(request, "scoring/_preview.html", preview_context(form))
 
 
@@ -163,13 +178,15 @@ class HandEditView(RoleRequiredMixin, View):
         info = table_info(hand.table, hand.record, hand.number)
         line = info.ruleset.format_hand(hand.record, info.size)
         initial = {**initial_from_record(hand.record, info.size, info.ruleset), "version": hand.version, "quick": line, "quick_was": line}
-        return render_sheet(request, hand.table, HandForm(info=info, initial=initial), editing=hand)
+        form = HandForm(info=info, initial=initial, may_strike=may_strike(request, hand.table.round.tournament_id))
+        return render_sheet(request, hand.table, form, editing=hand)
 
     def post(self, request, pk):
         hand = self.get_hand(pk)
         if hand is None:
             return gone(request, pk)
-        form = HandForm(request.POST, info=table_info(hand.table, hand.record, hand.number))
+        info = table_info(hand.table, hand.record, hand.number)
+        form = HandForm(request.POST, info=info, may_strike=may_strike(request, hand.table.round.tournament_id))
         if form.is_valid() and _save(request, form, hand.table, hand):
             messages.success(request, _("Hand %(number)s changed.") % {"number": hand.number})
             return render_sheet(request, hand.table) if request.htmx else redirect(hand.table)
@@ -202,7 +219,9 @@ class HandDeleteView(RoleRequiredMixin, View):
 
 
 class HandHistoryView(RoleRequiredMixin, TemplateView):
-    """Every version of a hand: who, when, why, what it scored; earlier versions can be restored."""
+    """Every version of a hand: who, when, why, what it scored. An earlier version can be
+    restored while the round is open, and by a scorer only where it is not a struck hand; where
+    none can be, the page says why instead of offering a button that would be refused."""
 
     required_role = Level.SCORER
     tournament_from = ("hand", "pk")
@@ -212,22 +231,40 @@ class HandHistoryView(RoleRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         hand = get_object_or_404(Hand.objects.select_related("table__round__tournament"), pk=kwargs["pk"])
         info = table_info(hand.table)
-        versions = [
-            {
+        strikes = may_strike(self.request, hand.table.round.tournament_id)
+        locked = hand.table.round.verified_at is not None
+        versions = []
+        for i, v in enumerate(hand.history.select_related("history_user")):  # the newest, the hand as it is, first
+            struck = v.record.get("outcome") == "struck"
+            versions.append({
                 "version": v,
                 "label": describe(v.record, info.names, info.ruleset, v.scores),
                 "notation": info.ruleset.format_hand(v.record, len(record_positions(v.record, len(info.seats)))),
-            }
-            for v in hand.history.select_related("history_user")
-        ]
-        return {**super().get_context_data(**kwargs), "hand": hand, "table": hand.table, "versions": versions}
+                "current": i == 0,
+                "struck": struck,
+                "restorable": i > 0 and not locked and (strikes or not struck),
+            })
+        return {
+            **super().get_context_data(**kwargs),
+            "hand": hand,
+            "table": hand.table,
+            "versions": versions,
+            "locked": locked,
+            "may_strike": strikes,
+        }
 
     def post(self, request, pk):
-        hand = get_object_or_404(Hand.objects.select_related("table"), pk=pk)
+        hand = get_object_or_404(Hand.objects.select_related("table__round"), pk=pk)
         try:
-            restore_hand(hand, int(request.POST.get("history_id", 0)), request.user)
+            old = hand.history.get(history_id=int(request.POST.get("history_id", 0)))
         except (ValueError, Hand.history.model.DoesNotExist):
             messages.error(request, _("That version does not exist."))
+            return redirect("scoring_director:hand_history", pk=pk)
+        if old.record.get("outcome") == "struck" and not may_strike(request, hand.table.round.tournament_id):
+            messages.error(request, strike_refused())
+            return redirect("scoring_director:hand_history", pk=pk)
+        try:
+            restore_hand(hand, old.history_id, request.user)
         except HandRejected as rejected:
             for message in rejected.messages:
                 messages.error(request, message)
@@ -346,7 +383,10 @@ class RawRowsView(RoleRequiredMixin, View):
         table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
         text = request.POST.get("rows", "")
         try:
-            hands = save_raw_rows(table, text, request.user, cumulative=bool(request.POST.get("cumulative")))
+            hands = save_raw_rows(
+                table, text, request.user, cumulative=bool(request.POST.get("cumulative")),
+                may_strike=may_strike(request, table.round.tournament_id),
+            )
         except RawRowsRejected as rejected:
             ctx = {**sheet_context(table, can=Can(request.user, table.round.tournament_id)), "raw_text": text, "raw_problems": rejected.problems,
                    "raw_cumulative": bool(request.POST.get("cumulative"))}
