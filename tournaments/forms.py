@@ -205,6 +205,7 @@ class RegisterPlayersForm(CleanTextFormMixin, forms.Form):
     names = forms.CharField(
         label=_("Paste a list of names"),
         required=False,
+        strip=False,  # kept as typed, blank lines too: the messages number its lines as the director sees them
         widget=forms.Textarea(attrs={"rows": 6, "cols": 40, "spellcheck": "false"}),
         help_text=_("One player per line: “Name; Town or club”, “Name (Town or club)” or just the name."),
     )
@@ -221,20 +222,21 @@ class RegisterPlayersForm(CleanTextFormMixin, forms.Form):
             raise forms.ValidationError(_("Search the register, paste names or enter a new player's name."))
         return data
 
-    def text(self) -> str:
-        """The names to register as lines of text: the pasted list, then the single new player."""
-        lines = [self.cleaned_data.get("names") or ""]
-        if (name := (self.cleaned_data.get("new_name") or "").strip()):
-            club = (self.cleaned_data.get("new_club") or "").strip()
-            lines.append(f"{name}; {club}" if club else name)
-        return "\n".join(lines)
+    def new_player(self) -> tuple[str, str] | None:
+        """``(name, club)`` typed in the "New player" fields, or ``None`` if no name is typed.
+        It is registered with the pasted list but is no line of it
+        (:func:`tournaments.registration.read_names`)."""
+        name = (self.cleaned_data.get("new_name") or "").strip()
+        return (name, (self.cleaned_data.get("new_club") or "").strip()) if name else None
 
-    def choices(self) -> dict[int, str]:
-        """The director's picks for lines that matched players of the register: ``{line: value}``."""
+    def choices(self) -> dict[str, str]:
+        """The director's picks for names that matched players of the register: ``{key: value}``,
+        the key a pasted line's number or ``"new"`` for the new player (``choice_3``, ``choice_new``)."""
         picks = {}
         for key, value in self.data.items():
-            if key.startswith("choice_") and key[7:].isdigit() and value:
-                picks[int(key[7:])] = value
+            name = key[7:]
+            if key.startswith("choice_") and ((name.isascii() and name.isdigit()) or name == "new") and value:
+                picks[name] = value
         return picks
 
 

@@ -2,11 +2,14 @@
 
 - :func:`search_players`: the register searched as the director types (names and clubs, any case,
   accents or none).
-- :func:`read_names` and :func:`resolve`: a pasted list of names, one player per line, matched
-  against the register. A line whose name and club are a registered player's is that player; a
-  line whose name exists with another club (or with its words in another order) is offered the
-  existing players to choose from, never silently made a second player; only a name nobody has
-  becomes a new player. :func:`register_lines` registers a resolved list, all lines or none.
+- :func:`read_names` and :func:`resolve`: a pasted list of names, one player per line, and the
+  single new player, matched against the register. A name and club that are a registered
+  player's are that player, and so is a name only one player of the register has (the director
+  is told whom it was taken for); a name several players have, or one with another club, is
+  offered the existing players to choose from, never silently made a second player; only a name
+  nobody has becomes a new player. :func:`register_lines` registers the resolved names at once,
+  all or none if a line has a problem; names waiting for a choice wait without holding up the
+  others (:func:`waiting` puts them back in the form).
 - :func:`remove_registration`: a registration made by mistake, before its player is seated.
 - :func:`merge_players`: two entries of the register that are one person become one; the
   registrations (and with them seats, hands and standings) move to the one kept.
@@ -22,6 +25,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import CharField, Max, Q, Value
 from django.db.models.functions import Concat
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
 from variants.notation import fold as fold_letters
@@ -211,33 +215,53 @@ def word_pattern(word: str) -> str | None:
 
 @dataclass
 class NameLine:
-    """One line of a pasted list and what registering it does.
+    """One name to register, a line of a pasted list or the single new player, and what
+    registering it does.
 
-    ``status``: ``"problem"`` (``problem`` says why), ``"registered"`` (already in the tournament:
-    nothing to do), ``"existing"`` (``player``, the register's), ``"new"`` (a new player) or
-    ``"choose"`` (``candidates`` have this name: the director picks one or a new player).
+    ``line``: its line in the pasted list (1 for the first line as typed, blank lines counted), or
+    ``None`` for the name typed in the "New player" fields. ``status``: ``"problem"`` (``problem``
+    says why), ``"registered"`` (already in the tournament: nothing to do), ``"existing"``
+    (``player``, the register's), ``"new"`` (a new player) or ``"choose"`` (``candidates`` have
+    this name: the director picks one or a new player). ``by_name``: ``player`` is the only one of
+    the register with this name, taken although the typed name or club is not exactly his (the
+    director is told whom).
     """
 
-    line: int
+    line: int | None
     name: str
     club: str
     status: str = "new"
     player: Player | None = None
     candidates: list[Player] = field(default_factory=list)
     problem: str = ""
+    by_name: bool = False
 
     @property
     def label(self) -> str:
         """"Anna Berger (Imst)", or the name alone without a club."""
         return f"{self.name} ({self.club})" if self.club else self.name
 
+    @property
+    def key(self) -> str:
+        """What the director's choice for this name is posted under: its line, or ``"new"``."""
+        return "new" if self.line is None else str(self.line)
 
-def read_names(text: str) -> list[NameLine]:
-    """The non-blank lines of ``text`` as :class:`NameLine` (line numbers as typed), with the
-    problems of the line itself: no name, too long, a character no name may hold (a control,
-    direction or invisible character, :func:`tournaments.text.line_problems`, naming the line and
-    the character). A byte-order mark as the very first character of ``text`` is the pasted
-    file's encoding and is left out; anywhere else it is such a problem."""
+    @property
+    def text(self) -> str:
+        """The name as a line of a pasted list: "Anna Berger; Imst"."""
+        return f"{self.name}; {self.club}" if self.club else self.name
+
+
+def read_names(text: str, new_player: tuple[str, str] | None = None) -> list[NameLine]:
+    """The non-blank lines of the pasted list ``text`` as :class:`NameLine` (numbered as typed,
+    from 1, blank lines counted), with the problems of the line itself: no name, too long, a
+    character no name may hold (a control, direction or invisible character,
+    :func:`tournaments.text.line_problems`, naming the line and the character). A byte-order mark
+    as the very first character of ``text`` is the pasted file's encoding and is left out;
+    anywhere else it is such a problem.
+
+    ``new_player``: ``(name, club)`` typed in the "New player" fields (checked by the form), added
+    last with no line number: messages about it speak of "the new player", never of a line."""
     text = strip_encoding_mark(text)
     bad = line_problems(text, name_like=True)
     lines = []
@@ -259,42 +283,61 @@ def read_names(text: str) -> list[NameLine]:
         elif number in bad:
             entry.status, entry.problem = "problem", bad[number]
         lines.append(entry)
+    if new_player is not None and " ".join(new_player[0].split()):
+        lines.append(NameLine(None, " ".join(new_player[0].split()), " ".join(new_player[1].split())))
     return lines
 
 
-def resolve(tournament: Tournament, lines: list[NameLine], choices: dict[int, str] | None = None) -> list[NameLine]:
-    """Match every line against the register and the tournament (in place; returns ``lines``).
+def resolve(tournament: Tournament, lines: list[NameLine], choices: dict[str, str] | None = None) -> list[NameLine]:
+    """Match every name against the register and the tournament (in place; returns ``lines``).
 
-    ``choices``: the director's pick for a line that needed one, ``{line: "new" | player id}``.
-    A line twice in the list is a problem on its second line.
+    - A name and club that are exactly one player's (case, accents and spaces aside) are his.
+    - A name (its words in any order) that exactly one player of the register has is his too,
+      unless a town or club is typed that is not his: then it may be a namesake, and the director
+      chooses. The director is told whom the name was taken for (``by_name``): a tournament
+      director pasting a list of regulars expects them found, and sees at once if one is not.
+    - A name several players have (or one with another club) waits for the director's choice
+      (``"choose"``); it does not hold up the other names (:func:`register_lines`).
+    - A name nobody has is a new player.
+
+    ``choices``: the director's pick for a name that needed one, ``{NameLine.key: "new" | player
+    id}``. A name twice in the list is a problem where it stands the second time.
     """
     choices = choices or {}
     registered = set(tournament.registrations.values_list("player_id", flat=True))
     by_key: dict[tuple, list[Player]] = {}
     for player in Player.objects.order_by("pk"):
         by_key.setdefault(name_key(player.name), []).append(player)
-    seen: dict[tuple, int] = {}
+    seen: dict[tuple, int | None] = {}
     for entry in lines:
         if entry.status == "problem":
             continue
         key = (name_key(entry.name), fold(entry.club))
         if key in seen:
             entry.status = "problem"
-            entry.problem = _("Line %(line)s: %(player)s is in the list twice (also line %(other)s).") % {
-                "line": entry.line, "player": entry.label, "other": seen[key]}
+            if entry.line is None:
+                entry.problem = _("The new player %(player)s is in the pasted list already (line %(other)s).") % {
+                    "player": entry.label, "other": seen[key]}
+            else:
+                entry.problem = _("Line %(line)s: %(player)s is in the list twice (also line %(other)s).") % {
+                    "line": entry.line, "player": entry.label, "other": seen[key]}
             continue
         seen[key] = entry.line
         same_name = by_key.get(name_key(entry.name), [])
         exact = [p for p in same_name if fold(p.name) == fold(entry.name) and fold(p.club) == fold(entry.club)]
         entry.candidates = same_name
-        choice = choices.get(entry.line)
-        if len(exact) == 1 and choice is None:
-            entry.status, entry.player = "existing", exact[0]
-        elif same_name and choice is None:
-            entry.status = "choose"
-        elif choice and choice != "new":
+        choice = choices.get(entry.key)
+        if choice == "new":
+            entry.status = "new"
+        elif choice:
             entry.player = next((p for p in same_name if str(p.pk) == choice), None)
             entry.status = "existing" if entry.player else "choose"
+        elif len(exact) == 1:
+            entry.status, entry.player = "existing", exact[0]
+        elif len(same_name) == 1 and not exact and (not entry.club or fold(entry.club) == fold(same_name[0].club)):
+            entry.status, entry.player, entry.by_name = "existing", same_name[0], True
+        elif same_name:
+            entry.status = "choose"
         else:
             entry.status = "new"
         if entry.player is not None and entry.player.pk in registered:
@@ -303,20 +346,26 @@ def resolve(tournament: Tournament, lines: list[NameLine], choices: dict[int, st
 
 
 def register_lines(tournament: Tournament, lines: list[NameLine], user=None) -> list[Registration]:
-    """Register every resolved line in one transaction (new players created); lines already
-    registered are skipped. Raises :class:`RegistrationRefused` if any line has a problem or still
-    needs a choice: then nothing is registered."""
-    open_lines = [e for e in lines if e.status in ("problem", "choose")]
-    if open_lines:
-        raise RegistrationRefused(_("Nothing was registered: line %(lines)s needs your attention.") % {
-            "lines": ", ".join(str(e.line) for e in open_lines)})
+    """Register the resolved names in one transaction (new players created): every ``"existing"``
+    and ``"new"`` one. Names already registered are skipped, and so are those waiting for the
+    director's choice (``"choose"``): they do not hold up the others, the page asks about them.
+    Raises :class:`RegistrationRefused` if any name has a problem (a line without a name, a name
+    twice …): then nothing is registered, and the list is corrected as a whole."""
+    problems = [e for e in lines if e.status == "problem"]
+    if problems:
+        where = [_("line %(line)s") % {"line": e.line} for e in problems if e.line is not None]
+        if any(e.line is None for e in problems):
+            where.append(_("the new player"))
+        raise RegistrationRefused(
+            _("Nothing was registered: correct %(where)s as marked below.") % {"where": get_text_list(where, _("and"))}
+        )
     with transaction.atomic():
         touch(tournament.pk)  # locks the row: start numbers, as services.register
         number = tournament.registrations.aggregate(m=Max("start_number"))["m"] or 0
         taken = set(tournament.registrations.values_list("player_id", flat=True))
         registrations = []
         for entry in lines:
-            if entry.status == "registered":
+            if entry.status not in ("existing", "new"):
                 continue
             player = entry.player or Player.objects.create(name=entry.name, club=entry.club)
             if player.pk in taken:
@@ -330,6 +379,16 @@ def register_lines(tournament: Tournament, lines: list[NameLine], user=None) -> 
                 detail=", ".join(f"{r.player.name} ({r.start_number})" for r in registrations),
             )
     return registrations
+
+
+def waiting(lines: list[NameLine]) -> tuple[str, tuple[str, str] | None]:
+    """The names of ``lines`` still waiting for the director's choice, as the form is filled
+    again to ask about them: ``(pasted list, new player)``, the list's lines in their order (so
+    they are numbered anew from 1) and the new player's ``(name, club)`` or ``None``."""
+    pending = [e for e in lines if e.status == "choose"]
+    text = "\n".join(e.text for e in pending if e.line is not None)
+    new = next(((e.name, e.club) for e in pending if e.line is None), None)
+    return text, new
 
 
 def seated_registrations(tournament: Tournament) -> set[int]:

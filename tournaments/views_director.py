@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import CreateView, FormView, ListView, UpdateView, View
@@ -20,6 +21,7 @@ from .models import Player, Registration, Tournament
 from .permissions import RoleRequiredMixin, SitePermissionRequiredMixin
 from .posted import whole_number, whole_numbers
 from .tables import PlayerTable, RegistrationTable
+from .text import quoted
 from .versioning import touch_players
 from .views_public import get_round
 
@@ -194,26 +196,75 @@ class RegistrationsView(RoleRequiredMixin, TournamentMixin, FormView):
         return ctx
 
     def form_valid(self, form):
-        lines = registration.resolve(self.tournament, registration.read_names(form.text()), form.choices())
+        """Register the pasted list and the new player at once. A line with a problem refuses the
+        whole list (422, nothing registered); names waiting for the director's choice are asked
+        about on the page that follows, the others are registered meanwhile."""
+        lines = registration.read_names(form.cleaned_data.get("names") or "", form.new_player())
+        registration.resolve(self.tournament, lines, form.choices())
         try:
             registered = registration.register_lines(self.tournament, lines, self.request.user)
         except registration.RegistrationRefused as refused:
             form.add_error(None, refused.message)
             return self.render_to_response(self.get_context_data(form=form, lines=lines), status=422)
-        new = sum(1 for e in lines if e.status == "new")
-        messages.success(
-            self.request,
-            ngettext(
-                "%(count)s player registered, %(new)s of them new in the register.",
-                "%(count)s players registered, %(new)s of them new in the register.",
-                len(registered),
+        self.report(lines, registered)
+        names, new_player = registration.waiting(lines)
+        if not names and new_player is None:
+            return redirect("tournaments_director:registrations", pk=self.tournament.pk)
+        # Ask about the waiting names alone, numbered anew: the others are registered.
+        name, club = new_player or ("", "")
+        form = self.form_class(initial={"names": names, "new_name": name, "new_club": club}, tournament=self.tournament)
+        pending = registration.resolve(self.tournament, registration.read_names(names, new_player))
+        return self.render_to_response(self.get_context_data(form=form, lines=pending))
+
+    def report(self, lines, registered) -> None:
+        """The messages after registering: how many, who was taken from the register by his name
+        alone (so the director sees whom), who was registered already, who waits for a choice."""
+        waiting = [e for e in lines if e.status == "choose"]
+        if registered or not waiting:
+            new = sum(1 for e in lines if e.status == "new")
+            messages.success(
+                self.request,
+                ngettext(
+                    "%(count)s player registered, %(new)s of them new in the register.",
+                    "%(count)s players registered, %(new)s of them new in the register.",
+                    len(registered),
+                )
+                % {"count": len(registered), "new": new},
             )
-            % {"count": len(registered), "new": new},
-        )
+        taken = [e for e in lines if e.by_name and e.status == "existing"]
+        if taken:
+            players = get_text_list([self.taken_as(e) for e in taken], _("and"))
+            messages.info(
+                self.request,
+                ngettext(
+                    "Taken from the register by the name: %(players)s. If that is somebody else, remove the registration and enter him as a new player with his town or club.",
+                    "Taken from the register by the name: %(players)s. If one of them is somebody else, remove that registration and enter him as a new player with his town or club.",
+                    len(taken),
+                )
+                % {"players": players},
+            )
         already = [e.label for e in lines if e.status == "registered"]
         if already:  # every pasted line is accounted for
             messages.info(self.request, _("Registered already, so not again: %(names)s.") % {"names": ", ".join(already)})
-        return redirect("tournaments_director:registrations", pk=self.tournament.pk)
+        if waiting:
+            messages.warning(
+                self.request,
+                ngettext(
+                    "%(names)s is in the register more than once, or with another town or club: choose below who it is.",
+                    "%(names)s are in the register more than once, or with another town or club: choose below who each is.",
+                    len(waiting),
+                )
+                % {"names": get_text_list([e.label for e in waiting], _("and"))},
+            )
+
+    @staticmethod
+    def taken_as(entry) -> str:
+        """"Anna Berger (Imst)", and what was typed if that was not his name: "Anna Berger (Imst)
+        for “Berger Anna”"."""
+        player = entry.player
+        if entry.name == player.name and entry.club in ("", player.club):
+            return str(player)
+        return _("%(player)s for %(typed)s") % {"player": player, "typed": quoted(entry.label)}
 
 
 class RegisterPlayerView(RoleRequiredMixin, View):
