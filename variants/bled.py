@@ -6,6 +6,14 @@ A hand is scored with the radelci its declarer holds (§5), which follow from th
 the same table and round (``history``, oldest first), so the same record can score differently
 after another history.
 
+A valat (§3, §6, revised 2026-11-26) is recorded as the ``valat`` bonus made, with its side
+(``team`` declarer or opponents): the talon cards the declarer did not take count for the
+defenders, so a valat never leaves the declarer exactly 70 or 0 card points. ``p`` may then be
+left out, and if given lies on the winning side's half (36..70 for the declarer's valat, 0..34 for
+the defenders'); ``p = 70`` or ``p = 0`` with no valat bonus still stand for the silent valat of
+either side. In a Solo, whose whole talon is the defenders', the valat is recorded the same way,
+made and silent (a Solo has no announcements and no other bonus).
+
 Options (:data:`OPTIONS`; ``tarok-bled.md`` Decisions and §8): ``round_difference`` (the difference
 to 35 rounded to the nearest 5, PAGAT; default exact, TNET), ``mond_penalty_20`` (the Mond penalty
 is 20; default 21), ``solo_difference`` (Solo is 80 plus the difference; default a flat 80),
@@ -53,7 +61,8 @@ SEAT_CARDS = (
 )
 
 HALF = 35  # "35 loses" (§3)
-KLOP_TOTALS = (70, 71, 72)  # each pile counted in threes (§4)
+PACK = 70  # card points in the pack (§1)
+KLOP_TOTALS = (69, 70, 71, 72)  # each pile counted in threes (§4, §6; 69 revised 2026-11-26)
 KLOP_FULL = 35  # "If a player takes 35 or more points" (§4)
 KLOP_LIMIT = 70  # the −70 / +70 of a full or an empty player (§4; 140 under kontra)
 MAX_KONTRA = 4  # kontra, re, sub, mort (hand-record.md "kontra")
@@ -183,8 +192,12 @@ class BledRuleset(ThreeHandedTables, Ruleset):
         return self._bonuses[key]
 
     def allowed_bonuses(self, contract_key: str) -> tuple[Bonus, ...]:
-        """Bonuses only in the normal games (§6)."""
-        return BONUSES if self.contract(contract_key).family == FAMILY_NORMAL else ()
+        """Bonuses only in the normal games (§6); in a Solo only the valat, which records that
+        one side took every trick (§3 revised 2026-11-26: its ``p`` never reaches 70 or 0)."""
+        family = self.contract(contract_key).family
+        if family == FAMILY_NORMAL:
+            return BONUSES
+        return (self.bonus("valat"),) if family == "solo" else ()
 
     def fields(self, contract: Contract) -> tuple[str, ...]:
         """The record fields the entry form asks for this contract (``hand-record.md`` "Fields")."""
@@ -193,7 +206,7 @@ class BledRuleset(ThreeHandedTables, Ruleset):
         if contract.family == "berac":
             return ("declarer", "won", "kontra")
         if contract.family == "solo":
-            return ("declarer", "declarer_points", "kontra", "mond_lost_by")
+            return ("declarer", "declarer_points", "kontra", "bonuses", "mond_lost_by")
         return ("declarer", "declarer_points", "kontra", "bonuses", "mond_lost_by")
 
     @property
@@ -276,12 +289,33 @@ class BledRuleset(ThreeHandedTables, Ruleset):
         if contract is None or contract.family == "klop":
             return reasons
         points = recorded_points(record)
-        if points in (0, 70) and not any(r.msgid == "Valat" for r in reasons):
+        if points in (0, PACK) and not any(r.msgid == "Valat" for r in reasons):
             reasons.insert(0, Problem(_("Valat")))
-        won = record.get("won") if contract.family == "berac" else (points > HALF if points is not None else None)
+        if contract.family == "berac":
+            won = record.get("won")
+        elif (valat := _made_valat(record)) is not None:
+            won = valat.get("team") == "declarer"  # a valat made decides (§3 revised)
+        else:
+            won = points > HALF if points is not None else None
         if contract.family in ("berac", "solo") and won is True:
             reasons.append(Problem(_("%(contract)s won"), contract=contract.name))
         return reasons
+
+    def describe(self, record, row: Sequence[int] | None = None) -> list[Problem]:
+        """The hand in words (:meth:`Ruleset.describe`); a silent valat recorded by the card points
+        alone (70 for the declarer, 0 for the opponents, §3) says "Valat" like one recorded as the
+        bonus, so that every valat reads as one."""
+        parts = super().describe(record, row)
+        if record.get("outcome", "played") != "played" or _valat_entry(record) is not None:
+            return parts
+        contract = self._contracts.get(record.get("contract"))
+        if contract is None or contract.family not in (FAMILY_NORMAL, "solo"):
+            return parts
+        points = recorded_points(record)
+        if points in (0, PACK):
+            team = "declarer" if points == PACK else "opponents"
+            parts.append(self.bonus_words({"bonus": "valat", "team": team, "announced": False, "made": True}))
+        return parts
 
     def manual_awards(self, hand) -> bool:
         """**Decision**: a manual row hands out radelci by its ``contract`` (§5)."""
@@ -400,18 +434,63 @@ class _Check(HandCheck):
             if h.get("bonuses"):
                 self.add(_("There are no bonuses in %(contract)s."), contract=contract.name)
             return
-        points = self.declarer_whole_points()
-        if points is None:
-            return
+        if h.get("declarer_points") is None and _made_valat(h) is not None:
+            points = None  # a valat made: the card points may be left out (§3, §6 revised)
+        else:
+            points = self.declarer_whole_points()
+            if points is None:
+                return
         if contract.family == "solo":
-            if h.get("bonuses"):
-                self.add(_("There are no bonuses in %(contract)s."), contract=contract.name)
-            if won is not None and won != (points > HALF):
-                self.add_won(points, contract)
-            return
-        valat = self.check_bonuses(points)
-        if won is not None and valat is None and won != (points > HALF):
+            valat = self.check_solo_bonuses(contract)
+        else:
+            valat = self.check_bonuses(points)
+        if valat is not None:
+            self.check_valat(valat, points)
+            self.check_won_beside_valat(valat, contract)
+        elif won is not None and points is not None and won != (points > HALF):
             self.add_won(points, contract)
+        if contract.family == "solo" and points is None and self.rs.options["solo_difference"] and not self.solo_valat_scored(valat):
+            self.add(_("A Solo scores 80 plus the difference in this tournament: enter the declarer's card points with the valat."))
+
+    def solo_valat_scored(self, valat: Mapping | None) -> bool:
+        """Whether a Solo's valat scores the valat (the ``solo_valat`` option, §8: the declarer's
+        valat only) rather than the Solo."""
+        return bool(self.rs.options["solo_valat"] and valat and valat.get("team") == "declarer" and valat.get("made") is True)
+
+    def check_solo_bonuses(self, contract: Contract) -> Mapping | None:
+        """A Solo has no bonuses (§3, §6) but the valat that records who took every trick (§3
+        revised 2026-11-26), made and silent: a Solo has no announcements. Returns the valat
+        entry, or ``None``."""
+        bonuses = self.hand.get("bonuses") or []
+        if not isinstance(bonuses, list) or not all(isinstance(b, Mapping) for b in bonuses):
+            self.add(_("Bonuses must be a list of bonus entries."))
+            return None
+        if any(b.get("bonus") != "valat" for b in bonuses):
+            self.add(_("There are no bonuses in %(contract)s."), contract=contract.name)
+            return None
+        if len(bonuses) > 1:
+            self.add(_("%(bonus)s is recorded twice."), bonus=self.rs.bonus("valat").name)
+            return None
+        if not bonuses:
+            return None
+        b = bonuses[0]
+        if b.get("team") not in ("declarer", "opponents") or not isinstance(b.get("announced"), bool) or not isinstance(b.get("made"), bool):
+            self.add(_("%(bonus)s needs a team (declarer or opponents), announced and made."), bonus=self.rs.bonus("valat").name)
+            return None
+        if b["announced"] or not b["made"] or b.get("kontra"):
+            self.add(_("In a Solo a valat is recorded only as made and silent: a Solo has no announcements."))
+            return None
+        return b
+
+    def check_won_beside_valat(self, valat: Mapping, contract: Contract) -> None:
+        """A valat made decides the result: a ``won`` given must agree with it (§3)."""
+        won = self.hand.get("won")
+        if won is None or not valat.get("made"):
+            return
+        if valat["team"] == "declarer" and won is not True:
+            self.add(_("A valat made by the declarer means the %(contract)s was won."), contract=contract.name)
+        elif valat["team"] == "opponents" and won is not False:
+            self.add(_("A valat made by the opponents means the %(contract)s was lost."), contract=contract.name)
 
     def add_won(self, points: int, contract: Contract) -> None:
         self.add(
@@ -421,8 +500,10 @@ class _Check(HandCheck):
             result=_("won") if points > HALF else _("lost"),
         )
 
-    def check_bonuses(self, points: int) -> Mapping | None:
-        """The bonuses of a normal game (§3, §6); returns the valat bonus entry if one is recorded."""
+    def check_bonuses(self, points: int | None) -> Mapping | None:
+        """The bonuses of a normal game (§3, §6); returns the valat bonus entry if one is recorded
+        (well formed; :meth:`check_valat` then checks it against the card points ``points``,
+        ``None`` where they were left out)."""
         bonuses = self.hand.get("bonuses") or []
         if not isinstance(bonuses, list) or not all(isinstance(b, Mapping) for b in bonuses):
             self.add(_("Bonuses must be a list of bonus entries."))
@@ -453,27 +534,32 @@ class _Check(HandCheck):
                 valat = b
                 if level:
                     self.add(_("A valat is doubled by the kontra on the game, not on its own."))
-                self.check_valat(b, points)
         if valat is not None and len(seen) > 1:
             self.add(_("A valat replaces the game and the other bonuses: record no other bonus with it."))
         elif valat is None and points in (0, 70) and seen:
             self.add(_("%(points)s card points are a valat, which replaces the bonuses: record no bonus."), points=points)
         return valat
 
-    def check_valat(self, b: Mapping, points: int) -> None:
-        """A valat made by the declarer needs 70 card points, by the opponents 0 (§3)."""
+    def check_valat(self, b: Mapping, points: int | None) -> None:
+        """The card points beside a valat (§3, §6, revised 2026-11-26): a valat made leaves them
+        out or on the winning side's half, 36..70 for the declarer's, 0..34 for the opponents'
+        (the talon cards he did not take count for the defenders, so it never reaches exactly 70);
+        a failed one cannot have the card points of a valat made."""
         made, declarers = b["made"], b["team"] == "declarer"
-        if made and declarers and points != 70:
-            self.add(_("A valat made by the declarer needs 70 card points, not %(points)s."), points=points)
-        elif made and not declarers and points != 0:
-            self.add(_("A valat made by the opponents leaves the declarer 0 card points, not %(points)s."), points=points)
+        if points is None:
+            return
+        if made and declarers and not HALF < points <= PACK:
+            self.add(_("A valat made by the declarer leaves him 36 to 70 card points, not %(points)s: correct them or leave them out."), points=points)
+        elif made and not declarers and not 0 <= points < HALF:
+            self.add(_("A valat made by the opponents leaves the declarer 0 to 34 card points, not %(points)s: correct them or leave them out."), points=points)
         elif not made and declarers and points == 70:
             self.add(_("70 card points are a valat made, not failed."))
         elif not made and not declarers and points == 0:
             self.add(_("0 card points mean the opponents' valat was made, not failed."))
 
     def check_klop(self, kontra: int) -> None:
-        """§4 and §6: every active player's whole card points summing to 70–72; kontra by a player."""
+        """§4 and §6: every active player's whole card points summing to 69–72 (revised
+        2026-11-26); kontra by a player."""
         h = self.hand
         if kontra:
             self.add(_("In Klop the kontra level stays 0: record who said kontra instead."))
@@ -496,7 +582,36 @@ class _Check(HandCheck):
             return
         total = sum(points.values())
         if total not in KLOP_TOTALS:
-            self.add(_("The card points add up to %(total)s; in Klop they come to 70, 71 or 72."), total=total)
+            self.add(_("The card points add up to %(total)s; in Klop they come to 69, 70, 71 or 72."), total=total)
+
+
+def _valat_entry(h: Mapping) -> Mapping | None:
+    """The record's ``valat`` bonus entry, or ``None`` (also for bonuses that are no list)."""
+    bonuses = h.get("bonuses")
+    if not isinstance(bonuses, list):
+        return None
+    return next((b for b in bonuses if isinstance(b, Mapping) and b.get("bonus") == "valat"), None)
+
+
+def _made_valat(h: Mapping) -> Mapping | None:
+    """The record's valat bonus if it was made (by either side), else ``None`` (§3 revised)."""
+    valat = _valat_entry(h)
+    return valat if valat is not None and valat.get("made") is True else None
+
+
+def _points(h: Mapping) -> int | None:
+    """The declarer's whole card points of a valid record, ``None`` where a valat made left them
+    out (§3 revised 2026-11-26)."""
+    return None if h.get("declarer_points") is None else whole_points(h["declarer_points"])
+
+
+def _solo_won(h: Mapping, points: int | None) -> bool:
+    """Whether a valid Solo was won (§3): by the valat recorded (the declarer's made wins, the
+    opponents' loses), else by more than 35 card points."""
+    valat = _made_valat(h)
+    if valat is not None:
+        return valat["team"] == "declarer"
+    return points > HALF
 
 
 def _result(rs: BledRuleset, h: Mapping) -> tuple[bool | None, bool]:
@@ -507,18 +622,22 @@ def _result(rs: BledRuleset, h: Mapping) -> tuple[bool | None, bool]:
         return None, True
     if contract.family == "berac":
         return h["won"], True
-    points = whole_points(h["declarer_points"])
+    points = _points(h)
     if contract.family == "solo":
-        return points > HALF, True
-    valat = next((b for b in h.get("bonuses", []) if b["bonus"] == "valat"), None)
-    valat_value = _valat(valat, points)
+        return _solo_won(h, points), True
+    valat_value = _valat(_valat_entry(h), points)
     if valat_value is not None:
         return valat_value > 0, bool(rs.options["radelci_after_valat"])  # §5 Decision, §8 option
     return points > HALF, False
 
 
 def _settle(rs: BledRuleset, h: dict, n: int, held: Sequence[int]) -> Settlement:
-    """Score a valid played hand with the radelci ``held`` per seat before it (§3–§5)."""
+    """Score a valid played hand with the radelci ``held`` per seat before it (§3–§5).
+
+    A Solo whose declarer took every trick (70 card points, or his valat recorded, §3 revised)
+    scores the Solo, or with the ``solo_valat`` option the silent valat (§8); the opponents'
+    valat in a Solo is the Solo lost (**Decision**: the option names the Solo taking every trick).
+    """
     contract = rs.contract(h["contract"])
     if contract.family == "klop":
         return _settle_klop(rs, h, n)
@@ -526,21 +645,24 @@ def _settle(rs: BledRuleset, h: dict, n: int, held: Sequence[int]) -> Settlement
     sign = 1 if won else -1
     factor = 2 ** h.get("kontra", 0)
     posts: list[tuple[str, int]] = []
+    points = None if contract.family == "berac" else _points(h)
+    valat = _valat_entry(h)
     if contract.family == "berac":
         value = contract.value * factor * sign
         posts.append((contract.name, value))
-    elif contract.family == "solo" and rs.options["solo_valat"] and whole_points(h["declarer_points"]) == 70:
+    elif contract.family == "solo" and rs.options["solo_valat"] and (
+        (valat is None and points == PACK) or (valat is not None and valat["team"] == "declarer")
+    ):
         value = SILENT_VALAT * factor  # every trick: the valat in place of the Solo (§8 solo_valat)
         posts.append((_("valat"), value))
     elif contract.family == "solo":
-        extra = rs.difference(whole_points(h["declarer_points"])) if rs.options["solo_difference"] else 0
+        extra = rs.difference(points) if rs.options["solo_difference"] else 0
         value = (contract.value + extra) * factor * sign
         posts.append((contract.name, value))
     else:
-        points = whole_points(h["declarer_points"])
-        valat = _valat(next((b for b in h.get("bonuses", []) if b["bonus"] == "valat"), None), points)
-        if valat is not None:  # in place of game, difference and bonuses
-            value = valat * factor
+        valat_value = _valat(valat, points)
+        if valat_value is not None:  # in place of game, difference and bonuses
+            value = valat_value * factor
             posts.append((_("valat"), value))
         else:
             value = (contract.value + rs.difference(points)) * factor * sign
@@ -567,15 +689,17 @@ def _settle(rs: BledRuleset, h: dict, n: int, held: Sequence[int]) -> Settlement
     )
 
 
-def _valat(valat: Mapping | None, points: int) -> int | None:
+def _valat(valat: Mapping | None, points: int | None) -> int | None:
     """The valat score of a normal game before kontra and radelc (§3), ``None`` without a valat.
 
-    Declarer's: +250 silent (70 card points), +500 announced, −500 announced and failed;
-    opponents': −250 (0 card points), −500 announced; **Decision**: their announced valat that
-    fails gives the declarer +500.
+    Recorded as the valat bonus (whatever the card points beside it, §3 revised 2026-11-26):
+    the declarer's +250 silent, +500 announced, −500 announced and failed; the opponents' −250
+    silent, −500 announced; **Decision**: their announced valat that fails gives the declarer
+    +500. Without the bonus, 70 card points are the declarer's silent valat (+250) and 0 the
+    opponents' (−250).
     """
     if valat is None:
-        if points == 70:
+        if points == PACK:
             return 250
         if points == 0:
             return -250

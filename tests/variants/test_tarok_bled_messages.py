@@ -57,9 +57,16 @@ CASES = [
     (g(points=70, bonuses=[b("kralji", announced=False)]), 3,
      "%(points)s card points are a valat, which replaces the bonuses: record no bonus."),
     # §3 valat and the card points
-    (g(points=60, bonuses=[b("valat")]), 3, "A valat made by the declarer needs 70 card points, not %(points)s."),
-    (g(points=10, bonuses=[b("valat", "opponents")]), 3,
-     "A valat made by the opponents leaves the declarer 0 card points, not %(points)s."),
+    (g(points=30, bonuses=[b("valat")]), 3,
+     "A valat made by the declarer leaves him 36 to 70 card points, not %(points)s: correct them or leave them out."),
+    (g(points=40, bonuses=[b("valat", "opponents")]), 3,
+     "A valat made by the opponents leaves the declarer 0 to 34 card points, not %(points)s: correct them or leave them out."),
+    ({"dealer": 2, "contract": "dvojko", "declarer": 0, "won": False, "bonuses": [b("valat", announced=False)]}, 3,
+     "A valat made by the declarer means the %(contract)s was won."),
+    ({"dealer": 2, "contract": "dvojko", "declarer": 0, "won": True, "bonuses": [b("valat", "opponents", announced=False)]}, 3,
+     "A valat made by the opponents means the %(contract)s was lost."),
+    ({"dealer": 2, "contract": "solo", "declarer": 0, "bonuses": [b("valat")]}, 3,
+     "In a Solo a valat is recorded only as made and silent: a Solo has no announcements."),
     (g(points=70, bonuses=[b("valat", made=False)]), 3, "70 card points are a valat made, not failed."),
     (g(points=0, bonuses=[b("valat", "opponents", made=False)]), 3,
      "0 card points mean the opponents' valat was made, not failed."),
@@ -80,7 +87,7 @@ CASES = [
     (klop((20, 30)), 3, "Klop needs the card points of exactly the active players."),
     ({"dealer": 3, "contract": "klop", "card_points": {"0": 20, "1": 30, "2": 10, "3": 10}}, 4,
      "Klop needs the card points of exactly the active players."),  # the resting dealer plays no Klop
-    (klop((20, 30, 10)), 3, "The card points add up to %(total)s; in Klop they come to 70, 71 or 72."),
+    (klop((20, 30, 18)), 3, "The card points add up to %(total)s; in Klop they come to 69, 70, 71 or 72."),
     (klop((20, 30, "x")), 3, "Card points must be whole numbers from 0 to 70 per player, not “%(value)s”."),
     (klop(kontra_by=3), 3, "The %(role)s must be a seat from 0 to %(last)s."),
     (g(card_points={"0": 40}), 3, "Only Klop records every player's card points."),
@@ -105,6 +112,20 @@ def test_each_message(hand, size, msgid):
     assert msgid in [p.msgid for p in RS.validate(hand, size)]
 
 
+# Messages that only a tournament's options give: (options, hand, size, msgid).
+OPTION_CASES = [
+    # §3 option solo_difference: a Solo's valat still needs the card points for the difference
+    ({"solo_difference": True}, {"dealer": 2, "contract": "solo", "declarer": 0, "bonuses": [b("valat", announced=False)]}, 3,
+     "A Solo scores 80 plus the difference in this tournament: enter the declarer's card points with the valat."),
+]
+
+
+@pytest.mark.parametrize(("options", "hand", "size", "msgid"), OPTION_CASES, ids=[c[3][:60] for c in OPTION_CASES])
+def test_each_option_message(options, hand, size, msgid):
+    assert msgid in [p.msgid for p in get_ruleset("tarok-bled", options=options).validate(hand, size)]
+    assert msgid not in [p.msgid for p in RS.validate(hand, size)]
+
+
 def test_every_message_of_the_ruleset_is_exercised():
     """Each message the Bled validator can give has a case above (its source is read for them)."""
     import pathlib
@@ -113,7 +134,7 @@ def test_every_message_of_the_ruleset_is_exercised():
     source = pathlib.Path(__file__).parents[2].joinpath("variants", "bled.py").read_text(encoding="utf-8")
     added = set(re.findall(r'self\.add\(\s*_\("((?:[^"\\]|\\.)*)"\)', source))
     assert added  # the pattern still finds them
-    assert added <= {c[2] for c in CASES}
+    assert added <= {c[2] for c in CASES} | {c[3] for c in OPTION_CASES}
 
 
 @pytest.mark.parametrize(
