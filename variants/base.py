@@ -573,10 +573,13 @@ class Ruleset:
                 parts.append(Problem("%(player_seat)s %(text)s", player_seat=int(seat), text=str(value).removesuffix("/0")))
         if record.get("against_solo"):
             parts.append(Problem(_("against a Solo")))
-        if record.get("kontra"):
-            parts.append(verbatim(self.kontra_word(record["kontra"])))
-        if record.get("kontra_by") is not None:
-            parts.append(Problem(_("kontra by %(player_seat)s"), player_seat=record["kontra_by"]))
+        # The kontra level in the game's word, then who said the Kontra: "kontra by Berta" says
+        # both for a plain Kontra, "rekontra", "kontra by Berta" where it went further.
+        kontra, kontra_by = record.get("kontra"), record.get("kontra_by")
+        if kontra and not (kontra == 1 and kontra_by is not None):
+            parts.append(verbatim(self.kontra_word(kontra)))
+        if kontra_by is not None:
+            parts.append(Problem(_("kontra by %(player_seat)s"), player_seat=kontra_by))
         if record.get("mond_lost_by") is not None:
             parts.append(Problem(_("Mond lost by %(player_seat)s"), player_seat=record["mond_lost_by"]))
         parts.extend(self.record_field_words(record, fields))

@@ -9,6 +9,13 @@ Row convention (``koenigrufen.md`` §1 "From a hand to a row"): the hand is spli
 and each bonus), summed from the declarer side's view into a net value ``n``; two against two gives
 declarer and partner ``+n`` and each opponent ``-n``; one against three gives the declarer ``+3n``
 and each opponent ``-n``. Every row sums to 0, the sitting-out dealer of a 5-table scores 0.
+
+Kontras (``koenigrufen.md`` §1 "Tournament score = Schrift": "Kontra, Re and Sub never count for the
+tournament") are recorded and never scored: ``kontra`` is the level on the game (1 Kontra ×2, 2 Re or
+Retour ×4, 3 Sub ×8, ``hand-record.md`` "kontra"), an announced bonus may carry its own ``kontra``,
+and ``kontra_by`` is the opponent who said the Kontra on the game. They feed the kontra pot (each
+level one call) and the statistics' "most kontras said" (``kontra_by``); the row is the same with or
+without them.
 """
 
 from __future__ import annotations
@@ -36,6 +43,13 @@ SEAT_CARDS = (
     SeatCard("pik", _("Pik-König")),
     SeatCard("kreuz", _("Kreuz-König")),
 )
+
+
+# Kontra levels (koenigrufen.md §1, W20 "Kontra (doppelt), Retour (vierfach) und Sub (achtfach)"):
+# the words the form and the hand's words show, and their codes in the notation (``retour`` and the
+# long words are read too, variants/notation.py). Index = level; Sub is the highest.
+KONTRA_NAMES = ("", "kontra", "rekontra", "subkontra")
+KONTRA_CODES = ("", "k", "re", "sub")
 
 
 def _made(bonus: str, team: str = "declarer", announced: bool = False) -> dict:
@@ -157,6 +171,8 @@ class KoenigrufenRuleset(Ruleset):
     sitting_out_pays = False  # the sitting-out dealer of a 5-table scores 0 (§1 "Table")
     uses_blatt = True  # card points to the Blatt, "P/B" (hand-record.md "Card points")
     notation_example_hands = NOTATION_EXAMPLES
+    kontra_names = KONTRA_NAMES  # recorded, never scored (§1)
+    kontra_codes = KONTRA_CODES
 
     def __init__(self, spec: Edition, editions: Sequence[str] = (), options: Mapping | None = None):
         self.spec = spec
@@ -194,7 +210,14 @@ class KoenigrufenRuleset(Ruleset):
         return tuple(b for b in self.bonuses if b.key in allowed)
 
     def fields(self, contract: Contract) -> tuple[str, ...]:
-        """The record fields the entry form asks for this contract (``hand-record.md`` "Fields")."""
+        """The record fields the entry form asks for this contract (``hand-record.md`` "Fields").
+
+        Every contract with a declarer records the kontra on the game and who said it
+        (``kontra``, ``kontra_by``); Trischaken has none: "No kontra" (``koenigrufen.md`` §2.2,
+        and the 2009 edition "as 2020"). **Decision**: the Tirol text (§4.2) is silent; every
+        player plays for himself there, so nobody can say kontra to anybody's game, and the
+        Raiffeisen rules say it outright ("Beim Trischaken gibt es kein Kontra",
+        ``koenigrufen-raiffeisen.md`` §6.5): no kontra in any edition's Trischaken."""
         if contract.trischaken:
             return ("card_points", "revoke")
         fields = ["declarer", "won"]
@@ -204,7 +227,7 @@ class KoenigrufenRuleset(Ruleset):
                 fields.append("conceded")
         if self.allowed_bonuses(contract.key):
             fields.append("bonuses")
-        return (*fields, "revoke")
+        return (*fields, "kontra", "kontra_by", "revoke")
 
     def catalogue(self) -> dict:
         """The contract and bonus tables as plain data (for forms, help pages and JSON)."""
@@ -246,6 +269,13 @@ class KoenigrufenRuleset(Ruleset):
     def settle(self, hand, table_size: int, history: Sequence = ()) -> Settlement:
         """The row of a valid played hand, with the posts that make it (§1, §2–4)."""
         return _settle(self, _normalise(hand), table_size)
+
+    def rules_summary(self) -> list[Problem]:
+        """What the rules page says beside the tables: kontras are recorded, never scored
+        (``koenigrufen.md`` §1 "Tournament score = Schrift")."""
+        return [
+            Problem(_("Kontra, Re and Sub are recorded for the kontra pot and the statistics; they never change the Schrift.")),
+        ]
 
     def draw_random(self, rng, table_size: int, dealer: int) -> dict:
         """A hand of a Tirol cup evening's mix (:func:`variants.randomhands.koenigrufen_hand`)."""
@@ -307,8 +337,7 @@ class _Check(HandCheck):
                 self.seat("partner", _("partner"), required=False)
             else:
                 self.add(_("A %(contract)s has no partner: only king-call contracts do."), contract=contract.name)
-        if "kontra" in h and (not is_int(h["kontra"]) or not 0 <= h["kontra"] <= 4):
-            self.add(_("Kontra must be a level from 0 to 4."))
+        self.check_kontra(contract, declarer)
         if not isinstance(h["conceded"], bool):
             self.add(_("“Conceded” must be true or false."))
         if contract.trischaken:
@@ -352,6 +381,38 @@ class _Check(HandCheck):
             self.check_called_bird(contract, bonuses)
         if h["conceded"] and revoke is None:
             self.check_conceded(contract, bonuses)
+
+    def check_kontra(self, contract: Contract, declarer: int | None) -> None:
+        """The kontra on the game and who said it (§1 "Tournament score = Schrift": recorded for
+        the kontra pot and the statistics, never scored).
+
+        ``kontra`` is a level from 0 to the ruleset's highest (3, Sub); none in Trischaken (see
+        :meth:`KoenigrufenRuleset.fields`). ``kontra_by`` is the player who said the Kontra on
+        the game: an active opponent of the declarer (neither the declarer nor the partner he
+        called), recorded with a level of at least 1. **Decision**: the record names who said the
+        Kontra, not who said Re or Sub: "most kontras said" counts the Kontras, and Re is said by
+        the declarer's side answering it; who said it may be left out."""
+        h = self.hand
+        level = h.get("kontra", 0)
+        top = self.rs.max_kontra
+        if level is not None and (not is_int(level) or not 0 <= level <= top):
+            self.add(
+                _("Kontra must be a level from 0 to %(max)s (%(words)s)."),
+                max=top,
+                words=", ".join(self.rs.kontra_names[1:]),
+            )
+            return
+        if contract.trischaken:
+            if level or h.get("kontra_by") is not None:
+                self.add(_("There is no kontra in Trischaken: everyone plays for himself."))
+            return
+        by = self.seat("kontra_by", _("player who said kontra"), required=False)
+        if by is None:
+            return
+        if not level:
+            self.add(_("Who said kontra is recorded with the kontra on the game: enter its level too."))
+        elif by == declarer or (by == h["partner"] and contract.king_call):
+            self.add(_("%(seat)s plays on the declarer's side: kontra is said by an opponent."), seat=by)
 
     def check_bonuses(self, contract: Contract) -> list[dict] | None:
         raw = self.hand["bonuses"]
@@ -398,8 +459,30 @@ class _Check(HandCheck):
             if key == "koenig_ultimo" and self.hand["partner"] is None:
                 self.add(_("König ultimo needs a called king in play: enter the partner."))
                 continue
+            if not self.bonus_kontra_ok(definition, item):
+                continue
             good.append({"bonus": key, "team": team, "announced": announced, "made": made})
         return good
+
+    def bonus_kontra_ok(self, definition, item: Mapping) -> bool:
+        """An announced bonus may carry its own kontra level (recorded, never scored, §1); a
+        silent one cannot be kontra'd. **Decision**: a Valat is kontra'd with the game (it is
+        played instead of it), so its kontra is recorded as the kontra on the game."""
+        level = item.get("kontra")
+        if level in (None, 0):
+            return True
+        if not is_int(level) or not 0 < level <= self.rs.max_kontra:
+            self.add(
+                _("The kontra on %(bonus)s must be a level from 0 to %(max)s."), bonus=definition.name, max=self.rs.max_kontra
+            )
+            return False
+        if not item.get("announced"):
+            self.add(_("Only an announced bonus can be kontra'd, not a silent %(bonus)s."), bonus=definition.name)
+            return False
+        if definition.kind == "valat":
+            self.add(_("A kontra on the Valat is the kontra on the game: record it there."))
+            return False
+        return True
 
     def check_called_bird(self, contract: Contract, bonuses: list[dict]) -> None:
         """Bird callers and the Besserrufer carry their announced bird (§1 "Bird callers")."""

@@ -15,6 +15,8 @@ which seats play a hand (``active_seats``). Tokens are separated by spaces; case
     line    := (played | manual | struck) ["#" note]
     played  := CONTRACT token*            "d 2 + pag!", "r 1 3 -", "el 2 48", "t 30 20 12 8"
     manual  := "=" [CONTRACT] SCORE × n   "= 5 -15 5 5"; Bled "=b 0 -140 0" names the contract
+             | SCORE × n                  "10 -5 -5 0" where every hand is a row (no contracts:
+                                          free scoring), printed so too
     struck  := "--"                       "-- # cards misdealt"
 
 After the contract, in any order:
@@ -29,8 +31,10 @@ After the contract, in any order:
 ``x``                  conceded (schleifen)
 ``gs``                 played against a Solo (Gegensolo)
 ``k re sub mort``      the kontra level on the game (kontra, rekontra, subkontra, mortkontra; each
-                       ruleset's own codes, ``szub hirs mord`` in Hungarian Tarokk)
-``k2`` ``m2`` ``r2``   kontra said by seat 2 (Klop), Mond captured from seat 2, Renonce by seat 2;
+                       ruleset's own codes, ``szub hirs mord`` in Hungarian Tarokk; ``retour`` is
+                       ``re``); a ruleset records up to its ``max_kontra`` (Königrufen: ``sub``)
+``k2`` ``m2`` ``r2``   kontra said by seat 2 (who said kontra to a Klop, or the Kontra on a
+                       Königrufen game), Mond captured from seat 2, Renonce by seat 2;
                        ``m:anna`` names the seat by player
 ``pag`` ``/pag!-``     a bonus by its code: ``/`` the opponents', ``!`` announced (``!k``, ``!re``
                        … with its own kontra), ``-`` failed; plain: silent, declarer's team, made;
@@ -49,7 +53,7 @@ the first token is always the contract, so Bled's ``k`` first is Klop, later the
 (a digit follows) is who said kontra, ``kr`` is Kralji; Königrufen's ``r`` first is the Rufer,
 ``r3`` later the Renonce. A code of the ruleset always wins over a player's name: name such a
 player by his seat number or by more letters; codes of features the ruleset does not have (kontra
-``re`` or Gegensolo ``gs`` at a Königrufen table) are read as names. Names need two letters at least.
+``re`` at a Cego table, Gegensolo ``gs`` at a Königrufen table) are read as names. Names need two letters at least.
 
 Pure Python, no Django. Messages are :class:`~variants.base.Problem` in English, marked for
 translation; parameters ending in ``token`` or ``names`` are shown as typed.
@@ -80,7 +84,7 @@ FAILED = "-"
 KONTRA_CODES = ("", "k", "re", "sub", "mort")
 KONTRA_LEVELS = {
     **{code: level for level, code in enumerate(KONTRA_CODES) if code},
-    "kontra": 1, "rekontra": 2, "subkontra": 3, "mortkontra": 4,
+    "kontra": 1, "rekontra": 2, "retour": 2, "subkontra": 3, "mortkontra": 4,
     "szub": 3, "szubkontra": 3, "hirs": 4, "hirskontra": 4, "mord": 5, "mordkontra": 5,
 }
 # A letter and a seat: who said kontra in Klop, whose Mond was captured, who revoked.
@@ -196,6 +200,12 @@ class Notation:
                     self.field_codes[fold(choice.code)] = (spec, choice)
         self.seat_field_codes.sort(key=lambda item: -len(item[0]))
 
+    @property
+    def rows_only(self) -> bool:
+        """Every hand is a written row (a ruleset without contracts: free scoring), so a line of
+        numbers is the row without the ``=`` of a manual row, and is printed so."""
+        return not self.rs.contracts
+
     def is_contract_code(self, word: str) -> bool:
         """Whether ``word`` names a contract of the ruleset by its code, an alias or its key
         (Bled's ``3``, Königrufen's ``6``: a line starting with it may be a hand, not scores)."""
@@ -216,13 +226,18 @@ class Notation:
         if note is not None and not note:
             p.add(_("“#” must be followed by the note."))
         if not tokens:
-            p.add(_("Type a hand: its contract code first, e.g. “%(example_token)s”."), example_token=self.example())
+            if self.rows_only:
+                p.add(_("Type a hand: the row as written, one number per seat, e.g. “%(example_token)s”."), example_token=self.example())
+            else:
+                p.add(_("Type a hand: its contract code first, e.g. “%(example_token)s”."), example_token=self.example())
             raise InvalidHand(p.problems)
         first = tokens[0]
         if first.low == STRUCK:
             record = self._struck(p, tokens[1:])
         elif first.low.startswith(MANUAL):
             record = self._manual(p, first, tokens[1:])
+        elif self.rows_only and _SCORE.match(first.text):
+            record = self._manual(p, _Token(MANUAL, MANUAL), tokens)  # a row: the "=" goes without saying
         else:
             record = self._played(p, first, tokens[1:])
         if p.problems:
@@ -690,6 +705,8 @@ class Notation:
             if self.rs.uses_history and record.get("contract"):
                 head += self._code(record["contract"])
             scores = record.get("scores") or []
+            if self.rows_only and scores:
+                return self._with_note(" ".join(str(s) for s in scores), note)
             return self._with_note(" ".join([head, *(str(s) for s in scores)]), note)
         key = record.get("contract")
         try:

@@ -882,8 +882,8 @@ def test_manual_difference_sign_and_value(rs):
 
 
 @pytest.mark.parametrize("h, size", [
-    pytest.param(hand("rufer", 0, True, partner=2, kontra=4, note="Re on the game"), 4,
-                 id="KR1 kontra level recorded"),
+    pytest.param(hand("rufer", 0, True, partner=2, kontra=3, note="Sub on the game"), 4,
+                 id="KR1 kontra level recorded (Sub, the highest)"),
     pytest.param(hand("rufer", 0, True, dealer=4, partner=2), 5, id="KR4 5-table Vorhand wraps (dealer 4)"),
     pytest.param(hand("dreier", 3, True), 4, id="dealer may declare at a 4-table"),
     pytest.param(hand("rufer", 0, True, partner=2, bonuses=[D("valat"), D("trull"), D("vier_koenige")]),
