@@ -4,7 +4,9 @@ A tournament of a game the project has no rules for — Reform Tarock (the seeds
 Zwanzigerrufen, a house variant — still gets the draw, the score sheets, the standings, the
 exports, the cups and the live day: every hand is the row the table wrote on its sheet (a
 ``manual`` hand of ``hand-record.md``, "Fields"), or a struck hand. There is no rule file: what the
-tournament sets is in its options.
+tournament sets is in its options. In the hand notation a line of numbers is the row, ``10 -5 -5 0``:
+every hand is one, so the ``=`` of a manual row is not needed (``= 10 -5 -5 0`` reads the same) and
+the canonical line leaves it out (:mod:`variants.notation`).
 
 - ``zero_sum`` (on by default): every row must sum to 0, as in Königrufen and Cego; off for games
   that write only the declarer's result (as Bled does, ``tarok-bled.md`` §3).
@@ -125,6 +127,7 @@ class FreeScoringRuleset(Ruleset):
     def rules_summary(self) -> list[Problem]:
         """How the tournament scores, with its options, for the rules page."""
         summary = [Problem(_("Every hand is the row the table wrote on its sheet: one whole number per player. The standings add the rows."))]
+        summary.append(Problem(_("In the line a hand is its numbers in seat order, e.g. “30 -10 -10 -10”; no “=” is needed.")))
         summary.append(
             Problem(_("A row must sum to 0: a row that does not is refused as a writing error."))
             if self.zero_sum
@@ -162,4 +165,4 @@ class FreeScoringRuleset(Ruleset):
 
 class _Check(HandCheck):
     def check_played(self) -> None:
-        self.add(_("Free scoring has no contracts: enter the row as written, e.g. “= 30 -10 -10 -10”."))
+        self.add(_("Free scoring has no contracts: enter the row as written, e.g. “30 -10 -10 -10”."))

@@ -61,7 +61,7 @@ def test_a_played_hand_is_refused_and_the_line_says_how_to_write_a_row():
     assert "no contracts" in " ".join(rs.validate({"dealer": 0, "contract": "rufer", "declarer": 1}, 4))
     with pytest.raises(InvalidHand) as refused:
         rs.parse_hand("r 1 +", 4, 0)
-    assert "“r”" in str(refused.value) and "= 0 30 -10 -20" in str(refused.value)
+    assert "“r”" in str(refused.value) and "“0 30 -10 -20”" in str(refused.value)
     assert rs.parse_hand("= 5 -5 0 0 # Zwanzigerrufen", 4, 0) == {
         "dealer": 0, "outcome": "manual", "scores": [5, -5, 0, 0], "note": "Zwanzigerrufen"
     }
@@ -87,3 +87,41 @@ def test_random_rows_are_valid_and_read_back_from_their_line(seed, zero_sum, thr
     if rs.sitting_out(dealer, size) is not None:
         assert row[dealer] == 0
     assert rs.parse_hand(rs.format_hand(hand, size), size, dealer) == hand
+
+
+def test_a_plain_row_of_numbers_is_the_hand_and_the_equals_sign_still_reads():
+    """Every free-scoring hand is a row, so the line needs no "=": "10 -5 -5 0" is the hand, written
+    back without it; a row that does not add up or has the wrong count is refused as with "="."""
+    rs = FreeScoringRuleset()
+    row = {"dealer": 1, "outcome": "manual", "scores": [10, -5, -5, 0]}
+    assert rs.parse_hand("10 -5 -5 0", 4, 1) == row
+    assert rs.parse_hand("= 10 -5 -5 0", 4, 1) == row
+    assert rs.parse_hand("+10 \u22125 -5 0 # Zwanzigerrufen", 4, 1) == {**row, "note": "Zwanzigerrufen"}
+    assert rs.format_hand(row, 4) == "10 -5 -5 0"
+    assert rs.format_hand({**row, "note": "Pagat"}, 4) == "10 -5 -5 0 # Pagat"
+    assert rs.notation.example() == "0 30 -10 -20"  # the placeholder of the quick line
+    with pytest.raises(InvalidHand) as refused:
+        rs.parse_hand("10 -5 -5 1", 4, 1)
+    assert [str(e) for e in refused.value.errors] == ["The row does not sum to 0 (difference +1): a writing error."]
+    with pytest.raises(InvalidHand) as refused:
+        rs.parse_hand("10 -5 -5", 4, 1)
+    assert [str(e) for e in refused.value.errors] == ["A manual row needs 4 numbers, one per seat, not 3."]
+    with pytest.raises(InvalidHand) as refused:
+        rs.parse_hand("10 -5 x 0", 4, 1)
+    assert [str(e) for e in refused.value.errors] == ["“x” is not a whole number: a manual row is the scores of every seat."]
+    with pytest.raises(InvalidHand) as refused:
+        rs.parse_hand("", 4, 1)
+    assert [str(e) for e in refused.value.errors] == ["Type a hand: the row as written, one number per seat, e.g. “0 30 -10 -20”."]
+    # Not zero-sum: any row, still no "=".
+    free = FreeScoringRuleset(options={"zero_sum": False})
+    assert free.parse_hand("0 0 70 0 0", 5, 1) == {"dealer": 1, "outcome": "manual", "scores": [0, 0, 70, 0, 0]}
+    # The rules page says so.
+    assert any("no “=” is needed" in line for line in rs.rules_summary())
+
+
+def test_a_ruleset_with_contracts_still_wants_the_equals_sign():
+    """At a Königrufen table a line of numbers is no hand: "5 -15 5 5" asks for the "="."""
+    rs = get_ruleset("tiroler-tarockcup")
+    with pytest.raises(InvalidHand, match="starts with “=”"):
+        rs.parse_hand("5 -15 5 5", 4, 0)
+    assert rs.format_hand({"dealer": 0, "outcome": "manual", "scores": [5, -15, 5, 5]}, 4) == "= 5 -15 5 5"
