@@ -1,29 +1,32 @@
-"""The director's board: rounds × tables, with hands entered, open flags, confirmations and ended
-tables, in a fixed number of queries however many tables there are."""
+"""The director's board: rounds × tables, with hands entered, open flags, confirmations (and whether
+the sheet changed after them) and ended tables, in a fixed number of queries however many tables
+there are."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
 
-
 from tournaments.models import Seat, Table, Tournament
 from tournaments.services import tables_with_counts
 
-from .models import HandFlag, SheetConfirmation
+from .models import HandFlag
+from .services.tables import ConfirmationState, confirmation_states
 
 
 @dataclass
 class BoardCell:
-    """One table of one round: ``hands`` of ``cap`` entered, open ``flags``, last ``confirmed``,
-    and ``totals``: each player's running total at the table, ``[(name, total)]`` in seat order."""
+    """One table of one round: ``hands`` of ``cap`` entered, open ``flags``, the players' last
+    confirmation (``confirmed``, a :class:`ConfirmationState`: "✓ n" while it holds, "changed after
+    confirmation" once a hand changed since) and ``totals``: each player's running total at the
+    table, ``[(name, total)]`` in seat order."""
 
     table: Table
     size: int
     hands: int
     cap: int
     flags: int = 0
-    confirmed: int | None = None  # hands confirmed by the players' last confirmation
+    confirmed: ConfirmationState | None = None  # the players' last confirmation, None if none
     totals: list = field(default_factory=list)
 
     @property
@@ -71,18 +74,14 @@ class Board:
 
 def build_board(tournament: Tournament) -> Board:
     """The board of ``tournament``: one :class:`BoardRound` per drawn round with each table's
-    running totals, and the number of active players (seven queries)."""
+    running totals, and the number of active players (eight queries)."""
     tables = tables_with_counts(tournament)
     flags = Counter(
         HandFlag.objects.filter(hand__table__round__tournament=tournament, resolved=False).values_list(
             "hand__table_id", flat=True
         )
     )
-    confirmed: dict[int, int] = {}
-    for table_id, hands in SheetConfirmation.objects.filter(table__round__tournament=tournament).order_by(
-        "created"
-    ).values_list("table_id", "hands"):
-        confirmed[table_id] = hands
+    confirmed = confirmation_states(table__round__tournament=tournament)
     totals: dict[int, list] = {}
     for table_id, name, sub_name, score, sub_score in (
         Seat.objects.filter(table__round__tournament=tournament)

@@ -58,11 +58,23 @@ class HandFlag(models.Model):
 
 
 class SheetConfirmation(models.Model):
-    """A player confirmed the table's sheet through its private link, at ``hands`` hands."""
+    """A player confirmed the table's sheet through its private link, as it was then: ``hands``
+    hands, and ``sheet_version`` versions of the table's hands in their history.
+
+    The history (django-simple-history) gets an entry for every write of one of the table's
+    hands: entered (one by one or as raw rows), edited, struck, restored, re-scored after an
+    earlier hand changed, renumbered or deleted. Its count is the table's sheet version; a
+    confirmation holds while the count is what it stored (:func:`scoring.services.tables.confirmation_states`).
+    ``None``: not known (a row written before the field; the migration and the archive restore
+    fill it from the history), judged by the time of the history's newest entry instead."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="confirmations")
     name = models.CharField(_("name"), max_length=120, blank=True)
     hands = models.PositiveSmallIntegerField(_("hands confirmed"))
+    sheet_version = models.PositiveIntegerField(
+        _("sheet version confirmed"), null=True, blank=True,
+        help_text=_("Entries in the history of the table's hands when the sheet was confirmed; a later change voids the confirmation."),
+    )
     created = models.DateTimeField(_("confirmed at"), auto_now_add=True)
 
     class Meta:

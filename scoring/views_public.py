@@ -17,6 +17,7 @@ from .models import HandFlag
 from .notation_card import notation_card
 from .player_page import page_version, player_page
 from .services import RoundLocked, build_sheet, confirm_sheet, flag_hand
+from .services.tables import confirmation_state
 from .standings import compute_standings
 
 
@@ -26,7 +27,9 @@ def sheet_context(table: Table, form: HandForm | None = None, editing=None, can:
     of the next hand (carrying its hand number, so a second scorer's save of the same hand is
     refused) and the edit links (``can.score`` in the templates); a director also the table's
     commands (``can.direct``). ``info``: the table's :class:`~scoring.services.TableInfo` if the
-    caller has it."""
+    caller has it. ``confirmation``: the players' last confirmation of the sheet and whether it
+    still holds (:class:`~scoring.services.tables.ConfirmationState`, ``None`` if none), shown by
+    ``scoring/_confirmation.html``."""
     sheet = build_sheet(table, info)
     locked = table.round.verified_at is not None  # a verified round's hands do not change
     if form is None and can is not None and can.score and not sheet.complete and not locked:
@@ -42,6 +45,7 @@ def sheet_context(table: Table, form: HandForm | None = None, editing=None, can:
         "can": can,
         "catalogue": sheet.info.ruleset.catalogue(),
         "flags": flags_by_hand(table),
+        "confirmation": confirmation_state(table),
         "notation_card": notation_card(sheet.info.ruleset) if form is not None else None,
     }
 
@@ -71,25 +75,40 @@ class PrivateSheetView(View):
     """The table's private link: its sheet for its players, without login; they can confirm the
     sheet (optionally with a name) or flag a hand with a comment. The token opens this one table
     and nothing else. A refused name or comment (a character it may not hold,
-    :mod:`tournaments.text`) shows the page again with the message and what was typed (422)."""
+    :mod:`tournaments.text`) shows the page again with the message and what was typed (422).
+
+    The page says whether the players' last confirmation still holds; once a hand changed after
+    it, it says so and offers "Confirm again" (:func:`~scoring.services.tables.confirmation_states`).
+
+    "Your name" stays filled in after a confirmation: the name this browser last confirmed with
+    is kept in its session (:data:`NAME_KEY`) and offered on every private sheet it opens, so a
+    player who confirms round after round (at other tables, through other links) types it once.
+    It is the browser's, never the table's: a tablemate on his own phone does not see it. An
+    empty name confirmed forgets it."""
 
     template_name = "scoring/private_sheet.html"
+    NAME_KEY = "sheet_confirmation_name"
 
     def get_table(self, token):
         return get_object_or_404(Table.objects.select_related("round__tournament"), token=token)
 
     def get(self, request, token):
         table = self.get_table(token)
-        return render(request, self.template_name, {**sheet_context(table), "flag_form": FlagForm(table=table), "confirm_form": ConfirmSheetForm()})
+        confirm_form = ConfirmSheetForm(initial={"name": request.session.get(self.NAME_KEY, "")})
+        return render(request, self.template_name, {**sheet_context(table), "flag_form": FlagForm(table=table), "confirm_form": confirm_form})
 
     def post(self, request, token):
         table = self.get_table(token)
         confirming = "confirm" in request.POST
-        confirm_form = ConfirmSheetForm(request.POST if confirming else None)
+        confirm_form = ConfirmSheetForm(request.POST if confirming else None, initial={"name": request.session.get(self.NAME_KEY, "")})
         form = FlagForm(None if confirming else request.POST, table=table)
         try:
             if confirming and confirm_form.is_valid():
-                confirm_sheet(table, confirm_form.cleaned_data["name"])
+                confirmation = confirm_sheet(table, confirm_form.cleaned_data["name"])
+                if confirmation.name:
+                    request.session[self.NAME_KEY] = confirmation.name
+                else:
+                    request.session.pop(self.NAME_KEY, None)
                 messages.success(request, _("Thank you: the sheet is confirmed."))
             elif not confirming and form.is_valid():
                 flag_hand(form.cleaned_data["hand"], form.cleaned_data["comment"])

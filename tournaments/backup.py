@@ -2,8 +2,9 @@
 
 :func:`export_tournament` writes everything the tournament is: its settings, players (by name and
 club), registrations, rounds with their draw reports, tables, seats, hands with every version of
-their history (deleted hands' versions too), flags, sheet confirmations, the action log (with each
-actor's name), the roles (users by user name) and the prizes (fund, categories and their members).
+their history (deleted hands' versions too), flags, sheet confirmations (with the version of the
+sheet they confirmed), the action log (with each actor's name), the roles (users by user name)
+and the prizes (fund, categories and their members).
 The archive is gzip-compressed JSON::
 
     {"format": "tarock-tournament", "version": 1, "exported_at": "...", "release": "...",
@@ -37,7 +38,8 @@ user is reported in :attr:`ArchiveSummary.skipped_roles`. The tournament joins t
 archive's cup name only where the restoring user keeps that cup and it ranks the tournament's
 ruleset (:func:`restore_cup`); otherwise it is restored without a cup, and the summary and the
 report say why. Archives of version 1 written before the action log kept names (no
-``user_name``, no prizes, no clock) restore too.
+``user_name``, no prizes, no clock) or confirmations their sheet's version restore too (the
+version is read from the hand history up to the confirmation's time).
 
 Memory: the packed file is refused above :data:`MAX_PACKED_BYTES` before it is opened, the
 unpacked stream is read in pieces of :data:`READ_CHUNK` and refused once it passes
@@ -917,6 +919,27 @@ class _Checker:
             if problem := _note_problem(row["record"]):
                 raise _refuse(self.where_hand(row["table_id"], row["number"]), _("the note of a version in its history: %(problem)s") % {"problem": problem})
             self.check_row(row, sizes[row["table_id"]])
+
+    def check_confirmations(self, rows) -> None:
+        """A confirmation confirms a version of its table's sheet that the table had: at most the
+        entries of its hands' history in the archive (:func:`scoring.services.tables.sheet_versions`).
+        One written before confirmations kept their version gets it here: the entries up to its
+        time, as the migration that added the field gave the rows of its day."""
+        from scoring.models import SheetConfirmation
+
+        dates = defaultdict(list)
+        for row in self.data["hand_history"]:
+            dates[row["table_id"]].append(row["history_date"])
+        for row in rows:
+            versions = dates.get(row["table_id"], [])
+            if row["sheet_version"] is None and row.get("created") is not None:
+                row["sheet_version"] = sum(1 for when in versions if when is not None and when <= row["created"])
+            if row["sheet_version"] is not None and row["sheet_version"] > len(versions):
+                raise _refuse(
+                    self.where("confirmations", SheetConfirmation, row),
+                    _("a confirmation of version %(version)s of the sheet, but its hands have %(versions)s versions.")
+                    % {"version": row["sheet_version"], "versions": len(versions)},
+                )
 
     def check_roles(self, rows) -> None:
         self.unique("roles", rows, ("user_id",), lambda r: _("the role of %(name)s") % {"name": self.users[r["user_id"]]})

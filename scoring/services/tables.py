@@ -1,9 +1,15 @@
 """Seat, table and round commands of the day: a player leaves a table, a late table is ended, a
-round is verified (its hands locked) or reopened with a reason. Each is logged."""
+round is verified (its hands locked) or reopened with a reason. Each is logged. The players'
+side of the private link: they confirm the sheet as it stands or flag a hand; a confirmation
+holds only for the sheet as it was (:func:`confirmation_states`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.db import transaction
+from django.db.models import Count, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -11,7 +17,7 @@ from tournaments import actions
 from tournaments.models import Round, Table
 from tournaments.versioning import touch, touch_table
 
-from ..models import HandFlag, SheetConfirmation
+from ..models import Hand, HandFlag, SheetConfirmation
 from .context import lock_open_table, seat_name, table_info
 from .errors import HandRejected
 
@@ -93,10 +99,84 @@ def reopen_round(rnd, reason: str, user=None) -> bool:
 
 def confirm_sheet(table: Table, name: str = "") -> SheetConfirmation:
     """A player confirms the table's sheet as it stands (``name``: who, up to 120 characters, as
-    the form allows). Raises :class:`RoundLocked` once the round is verified."""
+    the form allows): its hands and its version (:func:`sheet_versions`), read under the table's
+    lock, so a hand being saved meanwhile is either in the confirmed sheet or voids it. Raises
+    :class:`RoundLocked` once the round is verified."""
     with transaction.atomic():
         lock_open_table(table.pk)
-        return SheetConfirmation.objects.create(table=table, name=name.strip()[:120], hands=table.hands.count())
+        version = sheet_versions(table_id=table.pk).get(table.pk, (0, None))[0]
+        return SheetConfirmation.objects.create(
+            table=table, name=name.strip()[:120], hands=table.hands.count(), sheet_version=version
+        )
+
+
+def sheet_versions(**tables) -> dict[int, tuple[int, datetime]]:
+    """``{table id: (version, time of the newest change)}`` of each table that has had a hand,
+    among the tables ``tables`` selects (a lookup on a hand's ``table``: ``table_id=5``,
+    ``table__round__tournament=t``); one query.
+
+    A table's version is the number of entries in the history of its hands, deleted hands'
+    included: every write of a hand adds one (entered one by one or as raw rows, edited, struck,
+    restored, re-scored after an earlier hand changed, renumbered, deleted; the history is the
+    audit trail of every change, so no write passes it by), none is ever taken away, and an
+    archive carries them all (:mod:`tournaments.backup`). So the version only grows, whatever
+    changed, and needs no counter of its own that a new kind of write could forget to bump."""
+    rows = (
+        Hand.history.filter(**tables)
+        .order_by()
+        .values("table_id")
+        .annotate(versions=Count("history_id"), latest=Max("history_date"))
+        .values_list("table_id", "versions", "latest")
+    )
+    return {table_id: (versions, latest) for table_id, versions, latest in rows}
+
+
+@dataclass(frozen=True)
+class ConfirmationState:
+    """The players' last confirmation of a table's sheet: who (``name``, may be empty), when
+    (``created``), at how many ``hands``, and whether it still holds (``current``: no hand of the
+    table changed since). A confirmation that no longer holds is shown as "changed after
+    confirmation" until the players confirm again."""
+
+    name: str
+    hands: int
+    created: datetime
+    current: bool
+
+    @property
+    def changed(self) -> bool:
+        """The sheet changed after this confirmation: it confirms a version nobody sees now."""
+        return not self.current
+
+
+def confirmation_states(**tables) -> dict[int, ConfirmationState]:
+    """``{table id: ConfirmationState}`` of each table whose sheet was confirmed, among the tables
+    ``tables`` selects (as :func:`sheet_versions`); two queries whatever their number.
+
+    A confirmation holds while the table's sheet version (:func:`sheet_versions`) is the one it
+    stored. One stored without its version (``None``: the field did not exist yet, which the
+    migration and the archive restore fill) holds while no hand of the table changed after its
+    time."""
+    last: dict[int, SheetConfirmation] = {}
+    for confirmation in SheetConfirmation.objects.filter(**tables).order_by("created", "pk"):
+        last[confirmation.table_id] = confirmation
+    if not last:
+        return {}
+    versions = sheet_versions(**tables)
+    states = {}
+    for table_id, confirmation in last.items():
+        version, latest = versions.get(table_id, (0, None))
+        if confirmation.sheet_version is None:
+            current = latest is None or latest <= confirmation.created
+        else:
+            current = version == confirmation.sheet_version
+        states[table_id] = ConfirmationState(confirmation.name, confirmation.hands, confirmation.created, current)
+    return states
+
+
+def confirmation_state(table: Table) -> ConfirmationState | None:
+    """:func:`confirmation_states` of one table: ``None`` when its sheet was never confirmed."""
+    return confirmation_states(table_id=table.pk).get(table.pk)
 
 
 def flag_hand(hand, comment: str) -> HandFlag:
