@@ -30,6 +30,9 @@ urlpatterns = [
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("accounts/login/", views_accounts.LoginView.as_view(), name="login"),
     path("accounts/new-password/", views_accounts.ChoosePasswordView.as_view(), name="choose_password"),
+    # A one-time sign-in link (tournaments.sign_in_links): its key is hidden in every log
+    # (config.log_filters.SIGN_IN_PATH matches this path).
+    path("accounts/sign-in/<str:key>/", views_accounts.SignInLinkView.as_view(), name="sign_in_link"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Password reset by e-mail (Django's own views and templates under templates/registration/),
     # only through a mail server: without EMAIL_HOST nothing is sent (tournaments.passwords).

@@ -320,6 +320,9 @@ class ActionLog(LoggedAction):
         PLAYERS_MERGED = "players_merged", _("players merged")
         ROLE_GIVEN = "role_given", _("role given")
         ROLE_REMOVED = "role_removed", _("role removed")
+        ACCOUNT_CREATED = "account_created", _("account created")
+        SIGN_IN_LINK_MADE = "sign_in_link_made", _("sign-in link made")
+        SIGN_IN_LINK_USED = "sign_in_link_used", _("sign-in link used")
         CREATED = "created", _("tournament created")
         CLOCK_STARTED = "clock_started", _("clock started")
         CLOCK_PAUSED = "clock_paused", _("clock paused")
@@ -526,3 +529,36 @@ class OneTimePassword(models.Model):
 
     def __str__(self):
         return f"{self.user} ({self.set_at:%Y-%m-%d %H:%M})"
+
+
+class SignInLink(models.Model):
+    """A one-time sign-in link an organiser made for ``user`` on his tournament's Roles page
+    (:mod:`tournaments.sign_in_links`): opening it lets its user choose a password, and then he is
+    logged in. At most one per user (a new one voids the one before), recording who made it
+    (``made_by``), in which ``tournament``, when (``made_at``), and ``key_check``, a keyed digest
+    of the link's key (the key itself is kept nowhere). ``used_at`` is set when the link was used
+    (a password chosen through it); the record stays, so that the link opened again is told
+    "used already". Taking the user's role in ``tournament`` away deletes the record.
+
+    ``made_by`` and ``tournament`` become null, not deleted, when their rows go: the link is then
+    refused (the organiser who made it cannot make it now)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sign_in_link", verbose_name=_("user")
+    )
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("made by")
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("tournament")
+    )
+    made_at = models.DateTimeField(_("made at"))
+    key_check = models.CharField(_("key check"), max_length=64, unique=True)
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("sign-in link")
+        verbose_name_plural = _("sign-in links")
+
+    def __str__(self):
+        return f"{self.user} ({self.made_at:%Y-%m-%d %H:%M})"

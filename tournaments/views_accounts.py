@@ -1,6 +1,7 @@
 """The account pages around Django's own: the login (a one-time password leads to choosing a new
-one instead of logging in), choosing that password, and the password reset, which sends a link
-only through a real mail server (:mod:`tournaments.passwords`)."""
+one instead of logging in), a one-time sign-in link (:mod:`tournaments.sign_in_links`, leading to
+the same choice), choosing that password, and the password reset, which sends a link only through
+a real mail server (:mod:`tournaments.passwords`)."""
 
 import time
 
@@ -8,14 +9,17 @@ from django.conf import settings
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
+from django.db import transaction
 from django.shortcuts import redirect, render, resolve_url
 from django.utils import timezone
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
+from django.views import View
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.generic import FormView
 
-from . import passwords
+from . import passwords, sign_in_links
 
 # Who logs in after choosing a new password is logged in by the model backend (the lock-out
 # backend only checks attempts, it logs in nobody).
@@ -61,28 +65,84 @@ class LoginView(auth_views.LoginView):
         return redirect("choose_password")
 
 
+REFUSED_LINK_TEMPLATE = "registration/sign_in_link_refused.html"
+
+
+def refused_link(request, message):
+    """The page of a sign-in link that does not work (any more): why, and what to do; 410 Gone."""
+    return render(request, REFUSED_LINK_TEMPLATE, {"refused": message}, status=410)
+
+
+@method_decorator(never_cache, name="dispatch")
+class SignInLinkView(View):
+    """``/accounts/sign-in/<key>/``, a one-time sign-in link an organiser made
+    (:mod:`tournaments.sign_in_links`). A link that works gives this session the right to choose
+    its user's password (:class:`ChoosePasswordView`, where choosing uses the link up and logs him
+    in, then goes on to the link's tournament) and redirects there, so the key leaves the address
+    bar; nothing is used up yet. A link used already, expired, voided or unknown is answered with a
+    page saying so (410)."""
+
+    def get(self, request, key):
+        link = sign_in_links.find(key)
+        refused = sign_in_links.refusal(link, timezone.now())
+        if refused:
+            return refused_link(request, refused)
+        request.session.cycle_key()  # a fresh session key for the right to choose
+        request.session[passwords.PENDING_KEY] = {
+            "user": link.user_id,
+            "since": time.time(),
+            "next": link.tournament.get_absolute_url(),
+            "link": link.key_check,
+        }
+        return redirect("choose_password")
+
+
 @method_decorator([sensitive_post_parameters(), never_cache], name="dispatch")
 class ChoosePasswordView(FormView):
-    """After logging in with a one-time password: choose your own (twice, checked by the site's
-    password rules), then you are logged in. Without a one-time password used in this session
-    in the last minutes, the page says so and offers the login."""
+    """After logging in with a one-time password, or opening a sign-in link: choose your own
+    (twice, checked by the site's password rules), then you are logged in. Without a one-time
+    password used or a link opened in this session in the last minutes, the page says so and
+    offers the login. Through a link, the link must still work when the password is chosen (it
+    is used up then, :func:`tournaments.sign_in_links.use`): otherwise its refusal page is shown
+    and nothing is changed."""
 
     form_class = SetPasswordForm
     template_name = "registration/choose_password.html"
 
     def dispatch(self, request, *args, **kwargs):
+        note = request.session.get(passwords.PENDING_KEY)
+        self.link_check = note.get("link") if isinstance(note, dict) and isinstance(note.get("link"), str) else None
         self.user = passwords.pending_user(request.session, time.time())
         if self.user is None:
             request.session.pop(passwords.PENDING_KEY, None)
+            if self.link_check:
+                return refused_link(request, _("Choosing the password took too long: open the sign-in link again."))
             return render(request, self.template_name, {"expired": True}, status=410)
+        if self.link_check:
+            refused = sign_in_links.pending_refusal(self.link_check, self.user, timezone.now())
+            if refused:
+                request.session.pop(passwords.PENDING_KEY, None)
+                return refused_link(request, refused)
         return super().dispatch(request, *args, **kwargs)
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "user": self.user}
 
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "by_link": bool(self.link_check)}
+
     def form_valid(self, form):
-        user = form.save()
-        passwords.password_chosen(user)
+        if self.link_check:
+            try:
+                with transaction.atomic():
+                    sign_in_links.use(self.link_check, self.user, timezone.now())
+                    user = form.save()
+            except sign_in_links.LinkRefused as refused:  # used or voided since the page was shown
+                self.request.session.pop(passwords.PENDING_KEY, None)
+                return refused_link(self.request, refused.message)
+        else:
+            user = form.save()
+            passwords.password_chosen(user)
         next_url = self.request.session.pop(passwords.PENDING_KEY, {}).get("next") or resolve_url(settings.LOGIN_REDIRECT_URL)
         login(self.request, user, backend=LOGIN_BACKEND)
         return redirect(next_url)

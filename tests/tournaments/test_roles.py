@@ -174,6 +174,7 @@ def test_the_creator_is_organiser_and_gives_roles(make_tournament, english):
     assert TournamentRole.objects.get(tournament=t, user=helper).level == Level.DIRECTOR
     refused = c.post(roles_url, {"username": "niemand", "level": "scorer"})
     assert refused.status_code == 422 and "niemand" in refused.content.decode()  # named, nothing given
+    assert not User.objects.filter(username="niemand").exists()  # created only when asked (test_sign_in_link_service.py)
     # The director runs the day but does not give roles.
     assert client_for(helper).get(roles_url).status_code == 403
     assert client_for(helper).get(reverse("tournaments_director:registrations", args=[t.pk])).status_code == 200
@@ -183,7 +184,7 @@ def test_the_creator_is_organiser_and_gives_roles(make_tournament, english):
     assert TournamentRole.objects.filter(tournament=t, level=Level.ORGANISER).count() == 1
     logged = list(t.actions.values_list("action", "user__username", "detail"))
     assert ("created", "veranstalter", "") in logged
-    assert ("role_given", "veranstalter", "helfer: director") in logged
+    assert ("role_given", "veranstalter", "Role given: helfer as director") in logged
 
 
 @pytest.mark.django_db
