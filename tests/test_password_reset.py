@@ -118,7 +118,7 @@ def test_a_one_time_password_is_shown_once_works_once_and_forces_a_new_one(day, 
     assert one_time not in olga_client.get(roles_url(t)).content.decode()  # shown only once
     assert one_time not in str(dict(olga_client.session.items()))  # and kept nowhere to show again
     entry = ActionLog.objects.get(tournament=t, action=ActionLog.Action.ROLE_GIVEN)
-    assert (entry.user, entry.detail) == (olga, "sepp: one-time password set")
+    assert (entry.user, entry.detail) == (olga, "One-time password set for sepp")
     sepp.refresh_from_db()
     assert not sepp.check_password(OLD)  # the forgotten one works no more
 

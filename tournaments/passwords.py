@@ -175,7 +175,7 @@ def set_one_time_password(tournament: Tournament, role_id: int | None, by) -> tu
             user=user, defaults={"set_by": by, "tournament": tournament, "set_at": timezone.now(), "password_check": check(user.password)}
         )
         actions.log(
-            tournament.pk, actions.Action.ROLE_GIVEN, by, detail=_("%(name)s: one-time password set") % {"name": user.get_username()}
+            tournament.pk, actions.Action.ROLE_GIVEN, by, detail=_("One-time password set for %(name)s") % {"name": user.get_username()}
         )
     _lift_login_lock(user.get_username())
     return user, password

@@ -63,14 +63,17 @@ def test_a_suspicious_request_is_one_line_too(server_log, settings):
 
 
 def test_no_log_line_holds_the_key_of_a_link():
+    from config.access_log import redact as access_log_redact  # gunicorn's access log hides the same
+
     assert redact("Gone: /accounts/sign-in/Q2x7-abc_DEF/") == f"Gone: {SIGN_IN_HIDDEN}"
+    assert access_log_redact("GET /accounts/sign-in/Q2x7-abc_DEF/ HTTP/1.1") == f"GET {SIGN_IN_HIDDEN} HTTP/1.1"
     assert redact("GET /accounts/reset/MQ/cj4k2m-abc/ HTTP/1.1") == f"GET {HIDDEN} HTTP/1.1"
     assert redact("GET /accounts/sign-in/ HTTP/1.1") == "GET /accounts/sign-in/ HTTP/1.1"  # no key in it
 
 
 @pytest.mark.django_db
 def test_a_refused_link_is_logged_without_its_key(server_log):
-    Client().get("/accounts/sign-in/NoSuchKey-123/")
+    assert Client().get("/accounts/sign-in/NoSuchKey-123/").status_code == 410
     text = server_log.getvalue()
     assert SIGN_IN_HIDDEN in text and "NoSuchKey-123" not in text
 
