@@ -241,13 +241,24 @@ class RegisterPlayersForm(CleanTextFormMixin, forms.Form):
 
 
 class DrawForm(forms.Form):
-    """Draw the next round; an empty seed draws a fresh random one (stored with the round).
+    """Draw the next round; an empty seed draws a fresh random one (stored with the round and
+    shown on its seating page, not in the message after the draw). The page keeps the seed under
+    an "Advanced" disclosure: a director drawing as usual never needs it.
 
     ``number``: the round the page offered to draw (a second click of the same page draws
     nothing); ``confirm``: draw although tables of the previous round are still playing.
     """
 
-    seed = forms.IntegerField(label=_("Seed (optional)"), required=False, min_value=0, max_value=2**62)
+    seed = forms.IntegerField(
+        label=_("Seed (optional)"),
+        required=False,
+        min_value=0,
+        max_value=2**62,
+        help_text=_(
+            "Leave it empty for a fresh random draw. The same seed draws the same seating again, to check or repeat a "
+            "draw; each round's seed is under “Details of the draw” on its seating page."
+        ),
+    )
     number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     confirm = forms.BooleanField(label=_("Draw anyway"), required=False)
 

@@ -9,11 +9,13 @@ import secrets
 
 from django.db import models, transaction
 from django.db.models import Count, Max
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.standings import standings_order, table_states
 
-from .draw import SeatingImpossible, draw_with_mode
+from .draw import SeatingImpossible, draw_with_mode, plan_table_sizes
 from .errors import Refused
 from . import actions
 from .versioning import touch
@@ -40,10 +42,52 @@ class UnfinishedTables(DrawRefused):
 
     def __init__(self, number: int, tables: list[int]):
         self.number, self.tables = number, tables
-        super().__init__(
-            _("Round %(number)s is still playing at table %(tables)s. Draw the next round anyway?")
-            % {"number": number, "tables": ", ".join(map(str, tables))}
-        )
+        super().__init__(_("%(playing)s Draw the next round anyway?") % {"playing": still_playing(number, tables)})
+
+
+def table_list(tables: list[int]) -> str:
+    """Table numbers as a sentence lists them in the active language: "2", "1 and 2", "1, 3 and 4"."""
+    return get_text_list([str(t) for t in tables], _("and"))
+
+
+def still_playing(number: int, tables: list[int]) -> str:
+    """"Round 1 is still playing at table 2." / "… at tables 1 and 2." (``tables`` not empty)."""
+    return ngettext(
+        "Round %(number)s is still playing at table %(tables)s.",
+        "Round %(number)s is still playing at tables %(tables)s.",
+        len(tables),
+    ) % {"number": number, "tables": table_list(tables)}
+
+
+def draw_problem(tournament: Tournament) -> str | None:
+    """Why the next round cannot be drawn now, in words that say what is missing, or ``None``:
+    every round is drawn already; no player is registered; the active players cannot be seated at
+    tables of the ruleset's sizes (too few for one table, or a count like 6 or 7 at tables of 4
+    and 5: the message names the nearest counts that work, ``tournament-formats.md`` §1). The
+    director's pages show it instead of a "Draw" button; :func:`draw_next_round` refuses the same."""
+    drawn = tournament.round_set.count()
+    if drawn >= tournament.rounds:
+        return ngettext(
+            "All %(counter)s round is drawn; for another, raise the number of rounds under Edit.",
+            "All %(counter)s rounds are drawn; for another, raise the number of rounds under Edit.",
+            tournament.rounds,
+        ) % {"counter": tournament.rounds}
+    active = tournament.registrations.filter(withdrawn=False).count()
+    if not active:
+        return _nobody_to_seat(tournament)
+    rs = tournament.get_ruleset()
+    try:
+        plan_table_sizes(active, rs.table_sizes, rs.preferred_table_size, rs.max_other_tables)
+    except SeatingImpossible as exc:
+        return translate_problem(exc.problem)
+    return None
+
+
+def _nobody_to_seat(tournament: Tournament) -> str:
+    """What is missing when no active player is left to seat."""
+    if tournament.registrations.exists():
+        return _("Every registered player has withdrawn: nobody is left to seat.")
+    return _("No player is registered yet: register the players before the draw.")
 
 
 def unfinished_tables(tournament: Tournament, number: int) -> list[int]:
@@ -133,6 +177,8 @@ def draw_next_round(
         players = list(
             tournament.registrations.filter(withdrawn=False).order_by("start_number").values_list("pk", flat=True)
         )
+        if not players:
+            raise DrawRefused(_nobody_to_seat(tournament))
         mode = tournament.draw_mode
         if mode == Tournament.DrawMode.BY_STANDINGS:
             players = standings_order(tournament, players)  # the order the standings page shows
@@ -205,11 +251,15 @@ def draw_report(result) -> dict:
 
 def _unlocked(rnd: Round, tables) -> None:
     """Raise :class:`DrawRefused` if a hand is entered at any of ``tables`` (the seating is locked)."""
-    locked = [t.number for t in tables if t.hands.exists()]
+    locked = sorted(t.number for t in tables if t.hands.exists())
     if locked:
         raise DrawRefused(
-            _("Hands are entered at table %(tables)s of round %(number)s: its seating is locked.")
-            % {"tables": ", ".join(map(str, locked)), "number": rnd.number}
+            ngettext(
+                "Hands are entered at table %(tables)s of round %(number)s: its seating is locked.",
+                "Hands are entered at tables %(tables)s of round %(number)s: their seating is locked.",
+                len(locked),
+            )
+            % {"tables": table_list(locked), "number": rnd.number}
         )
 
 

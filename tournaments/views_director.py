@@ -7,9 +7,10 @@ from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Max
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.text import get_text_list
+from django.utils.text import capfirst, get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import CreateView, FormView, ListView, UpdateView, View
@@ -33,6 +34,16 @@ PER_PAGE = 100  # the register and a field of 1,000 players stay a page a phone 
 def paginated(request, table):
     """``table`` (django-tables2) paginated by ``?page=``, :data:`PER_PAGE` rows to a page."""
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return table
+
+
+def capitalised(table):
+    """``table`` (django-tables2) with its column headers capitalised ("Name", "Town or club"):
+    django-tables2 capitalises the verbose names it takes from a model field, not those a column
+    is given, and the register's columns are given the model's lower-case words."""
+    for column in table.columns:
+        if column.column.verbose_name:
+            column.column.verbose_name = capfirst(column.column.verbose_name)
     return table
 
 
@@ -192,7 +203,8 @@ class RegistrationsView(RoleRequiredMixin, TournamentMixin, FormView):
         ctx = super().get_context_data(**kwargs)
         regs = self.tournament.registrations.select_related("player")
         seated = registration.seated_registrations(self.tournament)
-        ctx.update(table=paginated(self.request, RegistrationTable(regs, seated=seated)), count=regs.count(), **self.search_context())
+        table = capitalised(RegistrationTable(regs, seated=seated))
+        ctx.update(table=paginated(self.request, table), count=regs.count(), **self.search_context())
         return ctx
 
     def form_valid(self, form):
@@ -320,10 +332,15 @@ class DrawRoundView(RoleRequiredMixin, TournamentMixin, FormView):
         return self.tournament.round_set.count() + 1
 
     def get_context_data(self, **kwargs):
+        """``problem``: why nothing can be drawn (no players, a count that cannot be seated, every
+        round drawn), shown instead of the Draw button; ``playing``: the sentence naming the
+        previous round's tables still playing, for the director to confirm."""
         ctx = super().get_context_data(**kwargs)
         ctx["active"] = self.tournament.registrations.filter(withdrawn=False).count()
         ctx["next_number"] = self.next_number()
-        ctx["playing"] = services.unfinished_tables(self.tournament, self.next_number() - 1)
+        ctx["problem"] = services.draw_problem(self.tournament)
+        tables = services.unfinished_tables(self.tournament, self.next_number() - 1)
+        ctx["playing"] = services.still_playing(self.next_number() - 1, tables) if tables else ""
         return ctx
 
     def form_valid(self, form):
@@ -341,7 +358,13 @@ class DrawRoundView(RoleRequiredMixin, TournamentMixin, FormView):
         except services.DrawRefused as refused:
             form.add_error(None, refused.message)
             return self.form_invalid(form)
-        messages.success(self.request, _("Round %(number)s is drawn (seed %(seed)s).") % {"number": rnd.number, "seed": rnd.seed})
+        # The seed is no news to the director: it is kept with the round, under its seating's
+        # "Details of the draw".
+        last = self.tournament.round_set.aggregate(m=Max("number"))["m"]
+        if last > rnd.number:  # every round at the start
+            messages.success(self.request, _("Rounds %(first)s to %(last)s are drawn.") % {"first": rnd.number, "last": last})
+        else:
+            messages.success(self.request, _("Round %(number)s is drawn.") % {"number": rnd.number})
         return redirect("tournaments:round", pk=self.tournament.pk, number=rnd.number)
 
 
@@ -434,7 +457,7 @@ class RedrawView(RoleRequiredMixin, View):
         except services.DrawRefused as refused:
             messages.error(request, refused.message)
             return redirect("tournaments:round", pk=pk, number=number)
-        messages.success(request, _("Round %(number)s is drawn again (seed %(seed)s).") % {"number": new.number, "seed": new.seed})
+        messages.success(request, _("Round %(number)s is drawn again.") % {"number": new.number})
         return redirect("tournaments:round", pk=pk, number=new.number)
 
 

@@ -51,10 +51,10 @@ def test_drawing_while_tables_still_play_asks_naming_them(director_client, make_
     manual(first, [1, -1, 0, 0])
     url = reverse("tournaments_director:draw", args=[t.pk])
     page = director_client.get(url).content.decode()
-    assert "Round 1 is still playing at table 1, 2." in page and 'name="confirm"' in page
+    assert "Round 1 is still playing at tables 1 and 2." in page and 'name="confirm"' in page
     response = director_client.post(url, {"seed": "5", "number": "2"})
     assert response.status_code == 200 and t.round_set.count() == 1
-    assert "Round 1 is still playing at table 1, 2. Draw the next round anyway?" in response.content.decode()
+    assert "Round 1 is still playing at tables 1 and 2. Draw the next round anyway?" in response.content.decode()
     end_table(first)
     end_table(second)
     assert 'name="confirm"' not in director_client.get(url).content.decode()
