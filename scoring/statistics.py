@@ -136,8 +136,9 @@ class DayStatistics:
     score of a player (ties); ``contracts``: the mix in catalogue order, contracts played at least
     once; ``everyone``: the contracts in which everyone plays for himself, with their counts
     (Trischaken, Klop); ``valats``: hands with a valat made; ``kontra_hands``: hands with a kontra
-    (on the game or by a named player) and ``kontras``: the players who said most kontras (ties;
-    only where the record names who said it, ``kontra_by``); ``reasons``: how many hands each
+    (on the game, on a bonus, or by a named player: :func:`kontra_said`) and ``kontras``: the
+    players who said most kontras (ties; only where the record names who said it, ``kontra_by``:
+    who said kontra to a Klop, who said the Kontra on a Königrufen game); ``reasons``: how many hands each
     reason of :meth:`~variants.base.Ruleset.notable` made worth mentioning; ``notable``: those
     hands, at most :data:`NOTABLE_LIMIT`, highest score first, of ``notable_total``.
     """
@@ -278,6 +279,14 @@ def _words(rs, record: dict, row: list[int], names: dict[int, str]) -> str:
 # ---------------------------------------------------------------------------- the day
 
 
+def kontra_said(record: dict) -> bool:
+    """Whether ``record`` carries a kontra level on the game or on one of its bonuses
+    (``../shared/rules/hand-record.md`` "kontra"; Königrufen records them without scoring them,
+    ``koenigrufen.md`` §1)."""
+    levels = [record.get("kontra")] + [b.get("kontra") for b in record.get("bonuses") or [] if isinstance(b, dict)]
+    return any(isinstance(level, int) and not isinstance(level, bool) and level > 0 for level in levels)
+
+
 def day_statistics(tournament: Tournament) -> DayStatistics:
     """The statistics of ``tournament`` (:class:`DayStatistics`) from its stored hands and seats.
 
@@ -339,9 +348,8 @@ def day_statistics(tournament: Tournament) -> DayStatistics:
         count.played += 1
         if count.decided and declarer_won(rs, record, row):
             count.won += 1
-        kontra = record.get("kontra")
         by = record.get("kontra_by")
-        if (isinstance(kontra, int) and kontra > 0) or by is not None:
+        if kontra_said(record) or by is not None:
             stats.kontra_hands += 1
         if isinstance(by, int) and 0 <= by < len(players) and players[by] is not None:
             kontras[players[by].registration_id] += 1

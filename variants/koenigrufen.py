@@ -57,11 +57,13 @@ def _made(bonus: str, team: str = "declarer", announced: bool = False) -> dict:
 
 
 # Example hands of the reference card, (table size, record): a Dreier with a Pagat announced, a
-# lost Rufer with the opponents' silent Uhu, a Trischaken to the Blatt, a Piccolo, a Renonce, a
-# manual row and a struck hand. Each edition shows those it accepts.
+# lost Rufer with the opponents' silent Uhu and a Kontra said by seat 2 (its row is the row without
+# it, §1), a Trischaken to the Blatt, a Piccolo, a Renonce, a manual row and a struck hand. Each
+# edition shows those it accepts.
 NOTATION_EXAMPLES = (
     (4, {"dealer": 0, "contract": "dreier", "declarer": 1, "won": True, "bonuses": [_made("pagat", announced=True)]}),
-    (4, {"dealer": 3, "contract": "rufer", "declarer": 0, "partner": 2, "won": False, "bonuses": [_made("uhu", "opponents")]}),
+    (4, {"dealer": 3, "contract": "rufer", "declarer": 0, "partner": 2, "won": False, "kontra": 1, "kontra_by": 1,
+         "bonuses": [_made("uhu", "opponents")]}),
     (4, {"dealer": 3, "contract": "trischaken", "card_points": {"0": "30/0", "1": "20/0", "2": "12/1", "3": "7/2"}}),
     (4, {"dealer": 1, "contract": "piccolo", "declarer": 2, "won": True}),
     (4, {"dealer": 2, "contract": "dreier", "declarer": 0, "revoke": 1}),
