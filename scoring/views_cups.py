@@ -22,6 +22,7 @@ from tournaments.text import CleanTextFormMixin
 from variants import registry
 
 from .cup_standings import cup_standings, cup_version, touch_cup
+from .member_picker import PICK_LIMIT, MemberPicker, label, search_response
 
 
 def ruleset_choices():
@@ -60,20 +61,24 @@ class CupForm(CleanTextFormMixin, forms.ModelForm):
 
 
 class CupRankingForm(CleanTextFormMixin, forms.ModelForm):
-    """A sub-ranking: a club, ticked players, or the away tournaments; its name and club are
-    checked as names (:mod:`tournaments.text`)."""
+    """A sub-ranking: a club, picked players, or the away tournaments; its name and club are
+    checked as names (:mod:`tournaments.text`). Its players are picked from the register with a
+    search (:class:`~scoring.member_picker.MemberPicker`): only those chosen are rendered."""
 
     name_like_fields = ("name", "club")
 
     class Meta:
         model = CupRanking
         fields = ["name", "club", "members", "away_only"]
+        widgets = {"members": MemberPicker(("name", "club"))}
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, search_url: str = "", **kwargs):
         super().__init__(*args, **kwargs)
         members = self.fields["members"]
-        members.queryset = Player.objects.order_by("name")
-        members.help_text = _("Tick its players (women, youth, guests …), or name a club, or count the away tournaments only.")
+        members.queryset = Player.objects.all()
+        members.widget.search_url = search_url
+        members.help_text = _("Find and pick its players (women, youth, guests …), or name a club, or count the away tournaments only.")
+        members.error_messages["invalid_pk_value"] = _("“%(pk)s” is nobody's name in the player register, or several players': find and pick the player.")
 
 
 RankingFormSet = forms.inlineformset_factory(Cup, CupRanking, form=CupRankingForm, extra=1, can_delete=True)
@@ -157,9 +162,20 @@ class CupEditView(AccessMixin, TemplateView):
             return self.handle_no_permission()
         return super().dispatch(request, *args, **kwargs)
 
+    def get(self, request, *args, **kwargs):
+        """The page; ``?q=``: the register's players matching it, as the member picker's JSON
+        (:func:`scoring.member_picker.search_response`; the register's own search,
+        :func:`tournaments.registration.search_players`)."""
+        if "q" in request.GET:
+            from tournaments.registration import search_players
+
+            found = search_players(request.GET["q"], limit=PICK_LIMIT + 1)
+            return search_response([(p.pk, label(p.name, p.club)) for p in found[:PICK_LIMIT]], len(found) > PICK_LIMIT)
+        return super().get(request, *args, **kwargs)
+
     def forms(self, data=None):
         cup = self.cup or Cup()
-        return CupForm(data, instance=cup), RankingFormSet(data, instance=cup, prefix="ranking")
+        return CupForm(data, instance=cup), RankingFormSet(data, instance=cup, prefix="ranking", form_kwargs={"search_url": self.request.path})
 
     def get_context_data(self, **kwargs):
         form, formset = kwargs.get("forms") or self.forms()

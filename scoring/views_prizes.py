@@ -5,6 +5,7 @@ from django import forms
 from django.contrib import messages
 from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import DetailView, TemplateView
@@ -16,8 +17,11 @@ from tournaments.public_cache import CachedPublicPage
 from tournaments.text import CleanTextFormMixin
 from tournaments.versioning import touch
 
+from .member_picker import MemberPicker, search, search_response
 from .models import PrizeCategory, PrizeFund
 from .prizes import parse_shares, prize_list
+
+REGISTRATION_NAME = ("player__name", "player__club")  # how a registration is named and searched
 
 
 def last_prizes_change(tournament_id: int) -> ActionLog | None:
@@ -70,21 +74,27 @@ class PrizeFundForm(CleanTextFormMixin, forms.ModelForm):
 class PrizeCategoryForm(CleanTextFormMixin, forms.ModelForm):
     """One category; ``shares`` must read as percents (:func:`~scoring.prizes.parse_shares`), and
     a group category needs its club or its members. Its name, prize and club are checked as names
-    (:mod:`tournaments.text`: no control, direction or invisible character)."""
+    (:mod:`tournaments.text`: no control, direction or invisible character). The members are
+    picked with a search (:class:`~scoring.member_picker.MemberPicker`): only those chosen are
+    rendered, never the whole field."""
 
     name_like_fields = ("name", "description", "club")
 
     class Meta:
         model = PrizeCategory
         fields = ["order", "kind", "name", "places", "shares", "amount", "description", "club", "members"]
-        widgets = {"order": forms.NumberInput(attrs={"size": 3}), "places": forms.NumberInput(attrs={"size": 3})}
+        widgets = {
+            "order": forms.NumberInput(attrs={"size": 3}), "places": forms.NumberInput(attrs={"size": 3}),
+            "members": MemberPicker(REGISTRATION_NAME),
+        }
 
     def __init__(self, *args, tournament=None, **kwargs):
         super().__init__(*args, **kwargs)
         members = self.fields["members"]
-        members.queryset = Registration.objects.filter(tournament=tournament).select_related("player").order_by("player__name")
-        members.label_from_instance = lambda r: r.player.name
-        members.help_text = _("For a group: tick its players, or name their club above.")
+        members.queryset = Registration.objects.filter(tournament=tournament)
+        members.widget.search_url = reverse("scoring_director:prizes", args=[tournament.pk]) if tournament else ""
+        members.help_text = _("For a group: find and pick its players, or name their club above.")
+        members.error_messages["invalid_pk_value"] = _("“%(pk)s” is nobody's name in this tournament, or several players': find and pick the player.")
         self.fields["order"].required = False
 
     def clean_order(self):
@@ -157,6 +167,14 @@ class PrizeSettingsView(RoleRequiredMixin, TemplateView):
 
     required_role = Level.DIRECTOR
     template_name = "scoring/prize_settings.html"
+
+    def get(self, request, *args, **kwargs):
+        """The page; ``?q=``: the tournament's registrations matching it, as the member picker's
+        JSON (:func:`scoring.member_picker.search_response`)."""
+        if "q" in request.GET:
+            found, more = search(Registration.objects.filter(tournament_id=kwargs["pk"]), REGISTRATION_NAME, request.GET["q"])
+            return search_response(found, more)
+        return super().get(request, *args, **kwargs)
 
     def forms(self, tournament, data=None):
         fund = PrizeFund.objects.filter(tournament=tournament).first() or PrizeFund(tournament=tournament)

@@ -1,0 +1,153 @@
+"""Picking the members of a group out of many — a prize category's players among a tournament's
+registrations, a cup sub-ranking's players among the whole register — without listing them all.
+
+:class:`MemberPicker` renders only the members chosen (ticked boxes; untick one to take it off)
+and a search box; ``static/js/member-picker.js`` asks the page it is on for ``?q=<typed>`` and
+gets :func:`search_response`'s JSON, ``{"results": [{"id": 17, "label": "Anna Berger (Imst)"}],
+"more": false}`` (at most :data:`PICK_LIMIT`, by name; ``more``: more match, type more of the
+name); picking a result adds its ticked box. The form posts the ticked ids as a plain multiple
+select would.
+
+**Without JavaScript** (the fallback, decided so: a director's laptop may block scripts):
+
+- a field of at most :data:`LIST_ALL_UP_TO` candidates lists them all as boxes to tick (inside
+  ``<noscript>``: with JavaScript the search replaces them);
+- in every field the search box is a text field: names typed there, separated by ";", are added
+  when the form is saved (:meth:`MemberPicker.value_from_datadict`); a name that is nobody's, or
+  several candidates', is refused naming it, and stays typed.
+
+The search compares as the register's does: every typed word is the start of a word of the name or
+club, case and accents folded, a hyphen or apostrophe separating words ("hofer-m" finds "Andreas
+Hofer-Mair").
+"""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.db.models import QuerySet
+from django.http import JsonResponse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+
+from variants.notation import fold
+
+PICK_LIMIT = 20  # search results per request
+LIST_ALL_UP_TO = 40  # candidates a field lists in full for a page without JavaScript
+QUERY_MAX = 200  # characters of a typed search read
+_WORD_BREAK = re.compile(r"[\W_]+")
+
+
+def words(text: str) -> list[str]:
+    """``text`` folded (case, accents) and cut at every character that is not a letter or digit:
+    "Hofer-Mair (St. Johann)" → ``["hofer", "mair", "st", "johann"]``."""
+    return [w for w in _WORD_BREAK.split(fold(text)) if w]
+
+
+def matches(query_words: list[str], text: str) -> bool:
+    """Whether every word of ``query_words`` starts some word of ``text``."""
+    text_words = words(text)
+    return all(any(w.startswith(q) for w in text_words) for q in query_words)
+
+
+def label(name: str, club: str = "") -> str:
+    """"Anna Berger (Imst)", or the name alone without a club."""
+    return f"{name} ({club})" if club else name
+
+
+def search(candidates: QuerySet, fields: tuple[str, str], query: str, limit: int = PICK_LIMIT) -> tuple[list[tuple[int, str]], bool]:
+    """``([(pk, label)], more)``: the candidates whose name or club (``fields``, e.g.
+    ``("player__name", "player__club")``) match every word of ``query``, by name, at most
+    ``limit``; ``more``: more match. One query over the candidates' three columns (a tournament's
+    registrations: a thousand rows at most)."""
+    query_words = words(query[:QUERY_MAX])
+    if not query_words:
+        return [], False
+    found = []
+    for pk, name, club in candidates.order_by(fields[0], fields[1], "pk").values_list("pk", *fields).iterator(chunk_size=500):
+        if matches(query_words, f"{name} {club}"):
+            if len(found) == limit:
+                return found, True
+            found.append((pk, label(name, club)))
+    return found, False
+
+
+def search_response(found: list[tuple[int, str]], more: bool) -> JsonResponse:
+    """The JSON the picker's script reads (see the module's docstring)."""
+    return JsonResponse({"results": [{"id": pk, "label": text} for pk, text in found], "more": more})
+
+
+class MemberPicker(forms.SelectMultiple):
+    """A multiple choice of members rendered as the chosen ones and a search (see the module's
+    docstring). ``fields``: the candidates' name and club fields; ``search_url``: the page that
+    answers ``?q=`` (:func:`search_response`). Its field's queryset gives the candidates."""
+
+    def __init__(self, fields: tuple[str, str] = ("name", "club"), search_url: str = "", attrs=None):
+        super().__init__(attrs)
+        self.fields = fields
+        self.search_url = search_url
+
+    def candidates(self) -> QuerySet:
+        return self.choices.queryset
+
+    def value_from_datadict(self, data, files, name):
+        """The ticked ids, and for each name typed in the search box without JavaScript (";"
+        between names) the id of the one candidate of that name (or "name (club)"); a name that
+        is nobody's or several candidates' stays as typed, for the field to refuse naming it."""
+        chosen = list(data.getlist(name)) if hasattr(data, "getlist") else list(data.get(name) or [])
+        typed = [t.strip() for t in (data.get(f"{name}_add") or "").split(";") if t.strip()]
+        if typed:
+            by_name: dict[str, set] = {}
+            for pk, person, club in self.candidates().values_list("pk", *self.fields):
+                by_name.setdefault(" ".join(words(person)), set()).add(pk)
+                by_name.setdefault(" ".join(words(label(person, club))), set()).add(pk)
+            for text in typed:
+                pks = by_name.get(" ".join(words(text)), set())
+                chosen.append(str(next(iter(pks))) if len(pks) == 1 else text)
+        return chosen
+
+    def value_omitted_from_data(self, data, files, name):
+        return False  # no box ticked is a value: nobody
+
+    def render(self, name, value, attrs=None, renderer=None):
+        final = self.build_attrs(self.attrs, attrs)
+        id_ = final.get("id") or f"id_{name}"
+        values = [str(v) for v in (value or []) if v not in (None, "")]
+        ids = [int(v) for v in values if v.isdigit()]
+        typed = [v for v in values if not v.isdigit()]  # names typed and refused: shown again
+        name_field, club_field = self.fields
+        candidates = self.candidates()
+        chosen = list(candidates.filter(pk__in=ids).order_by(name_field, club_field, "pk").values_list("pk", name_field, club_field))
+        others = []
+        if candidates.count() <= LIST_ALL_UP_TO:
+            others = list(candidates.exclude(pk__in=ids).order_by(name_field, club_field, "pk").values_list("pk", name_field, club_field))
+
+        def boxes(rows, checked):
+            return format_html_join(
+                "", '<li><label><input type="checkbox" name="{}" value="{}"{}> {}</label></li>',
+                ((name, pk, " checked" if checked else "", label(n, c)) for pk, n, c in rows),
+            )
+
+        fallback = ""
+        if others:
+            fallback = format_html('<noscript><ul class="member-list">{}</ul></noscript>', boxes(others, False))
+        return format_html(
+            '<div class="member-picker" data-member-picker data-search-url="{url}" data-name="{name}" data-none="{none}" '
+            'data-more="{more}" data-failed="{failed}" data-added="{added}" data-chosen-label="{chosen_label}">'
+            '<ul class="member-list" data-picked aria-label="{picked_label}">{picked}</ul>{fallback}'
+            '<input type="search" id="{id}" name="{name}_add" value="{typed}" autocomplete="off" data-picker-query '
+            'aria-describedby="{id}_hint" aria-controls="{id}_found" size="30">'
+            ' <small class="muted" id="{id}_hint" data-picker-hint data-js-hint="{js_hint}">{hint}</small>'
+            '<ul class="member-found" id="{id}_found" data-picker-found></ul>'
+            '<p class="muted" role="status" aria-live="polite" data-picker-status></p></div>',
+            url=self.search_url, name=name, id=id_, typed="; ".join(typed), picked=boxes(chosen, True), fallback=fallback,
+            none=_("Nobody found: type the start of a name or club."),
+            more=_("More players match: type more of the name."),
+            failed=_("The search did not answer: try again."),
+            added=_("Added: %(name)s") % {"name": "{name}"},
+            chosen_label=_("chosen"),
+            picked_label=_("Chosen members (untick to take one off)"),
+            js_hint=_("Type the start of a name or club, then pick the player."),
+            hint=_("Type names to add, separated by “;”: they are added when you save."),
+        )
