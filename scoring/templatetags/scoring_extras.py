@@ -46,6 +46,10 @@ def standings_rows(standings, ruleset, lots: bool = False):
     the row above), name with "(withdrawn)" and the club, a cell per round (score or "–"; table
     points below it, marked provisional with "*" while the table plays), the total (with what
     players call it, e.g. Cego's "Gute", and game points beside table points) and the tie-break.
+    Cells carry classes (``rank``, ``player``, ``round``, ``total``, ``game``, ``tiebreak``) and
+    the round and game-point cells their column's name in ``data-label``: on a phone the
+    stylesheet lays each row out in lines (rank, name, total; the rounds; the tie-break) instead
+    of a table wider than the screen.
     ``lots``: the final standings seen by a director, who enters drawn lots or cards for level
     players in an input named ``lot_<entry key>``. Every text is escaped."""
     from django.utils.html import escape
@@ -57,19 +61,21 @@ def standings_rows(standings, ruleset, lots: bool = False):
     points_title = escape(gettext("Table points"))
     lot_word = escape(gettext("card") if "card_draw" in ruleset.tiebreaks else gettext("lot"))
     victory = bool(ruleset.victory_points)
+    round_labels = [escape(gettext("R%(number)s") % {"number": n}) for n in standings.rounds]
+    game_label = escape(gettext("Game points"))
     words: dict = {}
     out = []
     for row in standings.rows:
         e = row.entry
         name = escape(e.name)
         cells = [
-            f'<tr data-find-text="{name}"><td class="num">{"" if row.shared else f"{row.rank}."}</td><td>{name}',
+            f'<tr data-find-text="{name}"><td class="num rank">{"" if row.shared else f"{row.rank}."}</td><td class="player">{name}',
             withdrawn if e.withdrawn else "",
             f'<br><span class="muted">{escape(e.club)}</span>' if e.club else "",
             "</td>",
         ]
-        for score, tp, provisional in e.round_cells:
-            cell = '<td class="num">' + ("–" if score is None else str(score))
+        for label, (score, tp, provisional) in zip(round_labels, e.round_cells):
+            cell = f'<td class="num round" data-label="{label}">' + ("–" if score is None else str(score))
             if tp is not None:
                 cell += (
                     f'<br><span class="muted provisional" title="{provisional_title}">{format_points(tp)}*</span>'
@@ -78,13 +84,16 @@ def standings_rows(standings, ruleset, lots: bool = False):
                 )
             cells.append(cell + "</td>")
         if victory:
-            cells.append(f'<td class="num"><strong>{format_points(row.total)}</strong></td><td class="num">{e.game_total}</td>')
+            cells.append(
+                f'<td class="num total"><strong>{format_points(row.total)}</strong></td>'
+                f'<td class="num game" data-label="{game_label}">{e.game_total}</td>'
+            )
         else:
             total = row.total
             if total not in words:
                 said = total_words(total, ruleset)
                 words[total] = f'<br><span class="muted">{escape(said)}</span>' if said else ""
-            cells.append(f'<td class="num"><strong>{total}</strong>{words[total]}</td>')
+            cells.append(f'<td class="num total"><strong>{total}</strong>{words[total]}</td>')
         cells.append(f'<td class="tiebreak">{escape(row.tiebreak)}')
         if lots and (row.needs_lot or e.lot):
             lot = "" if e.lot is None else e.lot
