@@ -30,6 +30,9 @@ only a user who can do nothing the organiser cannot do himself: every tournament
 in is one the organiser organises, every cup he keeps one the organiser keeps, and he has no
 site-wide permission the organiser lacks. Everyone else asks the site administrator. Every
 one-time password set is in the tournament's action log ("role given", with a detail).
+
+A one-time sign-in link (:mod:`tournaments.sign_in_links`) is the other way in, for someone who has
+no password yet: the same rules, the same validity, the same page to choose the password.
 """
 
 from __future__ import annotations
