@@ -273,7 +273,8 @@ def award(rows: list[Placed], categories: list[Category], fund: Fund, kontras: i
             top = max(h.score for h in best_hands)
             hands = [h for h in best_hands if h.score == top]
             players = list({h.key: h for h in hands}.values())  # a player with two such hands wins once
-            alone(category, "best_hand", "", players, "; ".join(h.where for h in hands if h.where), points=top)
+            where = dict.fromkeys(h.where for h in hands if h.where)  # a hand two players made, named once
+            alone(category, "best_hand", "", players, "; ".join(where), points=top)
 
     warnings = []
     if sum((sum(c.shares) for c in categories), Decimal(0)) > 100:

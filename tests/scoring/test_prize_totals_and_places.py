@@ -124,3 +124,10 @@ def test_the_prize_giving_names_the_revealed_prizes_by_place_not_by_reveal_order
     # Revealed: the best hand, the last place, then the places from the last to the first.
     assert headings == ["Bestes Spiel", "Mauskönig · place 4", "Hauptpreise · place 2", "Hauptpreise · place 1"]
     assert "a hand of 1 point" in page
+
+
+def test_a_best_hand_two_players_made_together_is_named_once():
+    # One Rufer won by A with D: +12 each; the note names the hand once, not once per player.
+    hands = [BestHand(1, "A", 12, "R1 T1 #3: Rufer"), BestHand(4, "D", 12, "R1 T1 #3: Rufer")]
+    prizes = award(ROWS, [Category("best_hand", "Bestes Spiel", amount=D(10))], Fund(), best_hands=hands)
+    assert prizes.awards[0].note == "R1 T1 #3: Rufer" and prizes.awards[0].names == ["A", "D"]
