@@ -12,7 +12,18 @@ from django.utils.translation import gettext_lazy
 
 from . import actions
 from .forms import edition_choices
-from .models import ActionLog, OneTimePassword, Player, Registration, Round, Seat, Table, Tournament, TournamentRole
+from .models import (
+    ActionLog,
+    OneTimePassword,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    SignInLink,
+    Table,
+    Tournament,
+    TournamentRole,
+)
 from .versioning import touch_players
 
 
@@ -157,3 +168,13 @@ class OneTimePasswordAdmin(ReadOnlyAdmin):
 
     list_display = ("user", "set_by", "tournament", "set_at")
     exclude = ("password_check",)
+
+
+@admin.register(SignInLink)
+class SignInLinkAdmin(ReadOnlyAdmin):
+    """The sign-in links organisers made on their Roles pages, shown only: who made one for whom,
+    in which tournament, when, and whether it was used. The key's digest is left out; deleting a
+    link here would leave its user without the way in his organiser gave him."""
+
+    list_display = ("user", "made_by", "tournament", "made_at", "used_at")
+    exclude = ("key_check",)

@@ -33,4 +33,4 @@ class Command(BaseCommand):
         if existed:
             self.stdout.write(f"The user “{DEMO_USERNAME}” existed already and was left as he is (his password too).")
         else:
-            self.stdout.write(f"Director login: {DEMO_USERNAME} / {DEMO_PASSWORD}")
+            self.stdout.write(f"Log in as the director: {DEMO_USERNAME} / {DEMO_PASSWORD}")
