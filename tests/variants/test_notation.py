@@ -351,7 +351,7 @@ REFUSALS = [
     (BLED, 3, 2, None, "k 20 30 21 k", ["“k”: in a Klop write who said kontra, e.g. k2."]),
     (BLED, 3, 2, None, "k 20 30 21 m2", ["“m2” is not allowed in a Klop."]),
     (BLED, 3, 2, None, "k 20 30 21 k2 k3", ["“k2” and “k3” both given."]),
-    (BLED, 3, 2, None, "k 20 30 30", ["The card points add up to 80; in Klop they come to 70, 71 or 72."]),
+    (BLED, 3, 2, None, "k 20 30 30", ["The card points add up to 80; in Klop they come to 69, 70, 71 or 72."]),
     (BLED, 3, 0, None, "d 2 45 pag!x", ["“pag!x”: after “!” comes a kontra level (k, re, sub, mort) or nothing."]),
     (BLED, 3, 0, None, "d 2 45 tru!", []),  # accepted: an announced Trula
     (BLED, 3, 0, None, "d 2 45 tru k2", ["“k2” is not allowed in a Dvojko."]),
