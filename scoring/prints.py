@@ -108,24 +108,37 @@ class Fit:
         return f"{self.size:g}pt"
 
 
-def _wrap(words: Sequence[str], width: float, size: float, bold: bool) -> list[str] | None:
+def _wrap(words: Sequence[str | tuple[str, str]], width: float, size: float, bold: bool) -> list[str] | None:
     """``words`` broken greedily into lines no wider than ``width`` mm at ``size`` pt, or ``None``
-    when a single word is wider than that."""
-    space = text_width(" ", size, bold)
+    when a single word is wider than that. A word is a text joined to the one before it by a space,
+    or a ``(text, glue)`` pair: the part of a double name after its hyphen has the glue ``""``."""
     lines: list[str] = []
     current, used = "", 0.0
     for word in words:
+        word, glue = (word, " ") if isinstance(word, str) else word
         w = text_width(word, size, bold)
         if w > width:
             return None
-        if current and used + space + w <= width:
-            current, used = f"{current} {word}", used + space + w
+        gap = text_width(glue, size, bold)
+        if current and used + gap + w <= width:
+            current, used = f"{current}{glue}{word}", used + gap + w
         else:
             if current:
                 lines.append(current)
             current, used = word, w
     lines.append(current)
     return lines
+
+
+def _hyphen_parts(text: str) -> tuple[tuple[str, str], ...]:
+    """``text``'s words, each double name also split after its hyphens: "Anna Hofer-Mair" ->
+    ``(("Anna", " "), ("Hofer-", " "), ("Mair", ""))`` (a line may end after a hyphen, as it
+    would in a book; the hyphen stays)."""
+    parts: list[tuple[str, str]] = []
+    for word in text.split():
+        pieces = [piece for piece in word.replace("-", "-\n").split("\n") if piece]
+        parts += [(piece, " " if k == 0 else "") for k, piece in enumerate(pieces)]
+    return tuple(parts)
 
 
 @lru_cache(maxsize=4096)
@@ -137,16 +150,18 @@ def fit_text(
     bold: bool = False,
     leading: float = 1.15,
     max_lines: int = 0,
+    hyphens: bool = False,
 ) -> Fit:
     """``text`` at the largest size up to ``size`` pt (in quarter points) whose lines, broken at
     spaces only, are each at most ``width`` mm wide and together at most ``height`` mm high at
     ``leading`` times the size (and, with ``max_lines``, no more than that many lines).
+    ``hyphens``: a line may also end after the hyphen of a double name ("Hofer-" / "Mair").
 
     A word is never broken: a long one makes the whole text smaller, down to 1 pt; a text that
     fits not even then is put on one line at the size that fits the width. Widths from
     :func:`text_width`, with 3 % to spare for the renderer's rounding.
     """
-    words = tuple(text.split()) or ("",)
+    words = (_hyphen_parts(text) if hyphens else tuple(text.split())) or ("",)
     width *= 0.97
     for k in range(int(round((size - 1) * 4)) + 1):
         s = size - k / 4
@@ -156,7 +171,7 @@ def fit_text(
         tall = round(len(lines) * s * leading * PT_MM, 2)
         if tall <= height:
             return Fit(s, tuple(lines), bold, tall, plain=k == 0 and len(lines) == 1)
-    line = " ".join(words)
+    line = " ".join(text.split())
     s = max(0.25, int(width / max(text_width(line, 1, bold), 0.01) * 4) / 4)
     return Fit(s, (line,), bold, round(s * leading * PT_MM, 2))
 
@@ -477,6 +492,48 @@ class ResultLine:
     cells: list[tuple[int, str]]  # (score, "out" for the seat that sat out)
 
 
+# The table results' grid (print.css .resultgrid): the text width of an A4 page (print.css @page
+# margins and the body's 8 px each side); a cell's padding, added to the width the stylesheet
+# gives it; the hand number's and the dealer's columns; the least the hand's own column keeps.
+# The players' columns share the rest, 16 to 24 mm of text each.
+RESULT_WIDTH = 210 - 2 * 14 - 2 * 8 * 25.4 / 96
+RESULT_PAD = 1.2  # mm each side of a cell (print.css .resultgrid th)
+RESULT_FIXED = 7 + 26 + 4 * RESULT_PAD
+RESULT_HAND_MIN = 40.0
+RESULT_PLAYER_MIN, RESULT_PLAYER_MAX = 16.0, 24.0
+RESULT_HEAD_PT, RESULT_HEAD_LINES = 8.0, 4
+
+
+@dataclass(frozen=True)
+class ResultHead:
+    """A player's column head in the table results: his ``name`` set to fit the column
+    (``fit``: whole words, or double names broken after their hyphen, at most four lines, smaller
+    type where a word is too wide) and the width of the column's text for the stylesheet
+    ("17.6mm"; the cell's padding comes on top)."""
+
+    name: str
+    fit: Fit
+    width: str
+
+
+def result_heads(names: Sequence[str]) -> list[ResultHead]:
+    """The players' column heads of one table's results: each column as wide as the page allows
+    (text :data:`RESULT_PLAYER_MIN` to :data:`RESULT_PLAYER_MAX` mm), each name fitted inside it, so no
+    head runs over into its neighbour's column: bold at up to 8 pt, the regular weight (narrower)
+    where bold would need less than 7 pt."""
+    room = (RESULT_WIDTH - RESULT_FIXED - RESULT_HAND_MIN) / max(1, len(names)) - 2 * RESULT_PAD
+    width = int(max(RESULT_PLAYER_MIN, min(RESULT_PLAYER_MAX, room)) * 10) / 10  # the text's width
+    inner, height = width, RESULT_HEAD_LINES * RESULT_HEAD_PT * 1.15 * PT_MM + 0.1
+    heads = []
+    for name in names:
+        fit = fit_text(name, inner, height, size=RESULT_HEAD_PT, bold=True, hyphens=True)
+        if fit.size < 7:
+            regular = fit_text(name, inner, height, size=RESULT_HEAD_PT, hyphens=True)
+            fit = regular if regular.size > fit.size else fit
+        heads.append(ResultHead(name, fit, f"{width:g}mm"))
+    return heads
+
+
 @dataclass
 class TableResult:
     table: Table
@@ -489,6 +546,11 @@ class TableResult:
     @property
     def played(self) -> int:
         return len(self.lines)
+
+    @property
+    def heads(self) -> list[ResultHead]:
+        """The players' column heads, fitted to their columns (:func:`result_heads`)."""
+        return result_heads(self.players)
 
 
 @dataclass
