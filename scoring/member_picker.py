@@ -14,7 +14,7 @@ select would.
   ``<noscript>``: with JavaScript the search replaces them);
 - in every field the search box is a text field: names typed there, separated by ";", are added
   when the form is saved (:meth:`MemberPicker.value_from_datadict`); a name that is nobody's, or
-  several candidates', is refused naming it, and stays typed.
+  several candidates', is refused naming it (:class:`MemberChoiceField`), and stays typed.
 
 The search compares as the register's does: every typed word is the start of a word of the name or
 club, case and accents folded, a hyphen or apostrophe separating words ("hofer-m" finds "Andreas
@@ -78,6 +78,25 @@ def search_response(found: list[tuple[int, str]], more: bool) -> JsonResponse:
     return JsonResponse({"results": [{"id": pk, "label": text} for pk, text in found], "more": more})
 
 
+class MemberChoiceField(forms.ModelMultipleChoiceField):
+    """The members as :class:`MemberPicker` posts them: ids, and names typed without JavaScript
+    that were not resolved to one candidate, each refused in the order typed, saying whether
+    nobody or several candidates have that name."""
+
+    def clean(self, value):
+        typed = [v for v in (value or []) if not str(v).isdigit()]
+        if typed:
+            found = self.widget.resolve(typed)
+            errors = [
+                forms.ValidationError(_("Nobody here is called “%(name)s”: find and pick the player."), code="nobody", params={"name": text})
+                if not found[text] else
+                forms.ValidationError(_("Several players are called “%(name)s”: find and pick the one meant."), code="several", params={"name": text})
+                for text in typed
+            ]
+            raise forms.ValidationError(errors)
+        return super().clean(value)
+
+
 class MemberPicker(forms.SelectMultiple):
     """A multiple choice of members rendered as the chosen ones and a search (see the module's
     docstring). ``fields``: the candidates' name and club fields; ``search_url``: the page that
@@ -91,20 +110,24 @@ class MemberPicker(forms.SelectMultiple):
     def candidates(self) -> QuerySet:
         return self.choices.queryset
 
+    def resolve(self, typed: list[str]) -> dict[str, set[int]]:
+        """The candidates each of the ``typed`` names means: those whose name, or name and club as
+        "Name (Club)", reads as typed (case, accents and punctuation folded). One query."""
+        by_name: dict[str, set[int]] = {}
+        for pk, person, club in self.candidates().values_list("pk", *self.fields):
+            by_name.setdefault(" ".join(words(person)), set()).add(pk)
+            by_name.setdefault(" ".join(words(label(person, club))), set()).add(pk)
+        return {text: by_name.get(" ".join(words(text)), set()) for text in typed}
+
     def value_from_datadict(self, data, files, name):
         """The ticked ids, and for each name typed in the search box without JavaScript (";"
         between names) the id of the one candidate of that name (or "name (club)"); a name that
-        is nobody's or several candidates' stays as typed, for the field to refuse naming it."""
+        is nobody's or several candidates' stays as typed, for :class:`MemberChoiceField` to
+        refuse naming it."""
         chosen = list(data.getlist(name)) if hasattr(data, "getlist") else list(data.get(name) or [])
         typed = [t.strip() for t in (data.get(f"{name}_add") or "").split(";") if t.strip()]
-        if typed:
-            by_name: dict[str, set] = {}
-            for pk, person, club in self.candidates().values_list("pk", *self.fields):
-                by_name.setdefault(" ".join(words(person)), set()).add(pk)
-                by_name.setdefault(" ".join(words(label(person, club))), set()).add(pk)
-            for text in typed:
-                pks = by_name.get(" ".join(words(text)), set())
-                chosen.append(str(next(iter(pks))) if len(pks) == 1 else text)
+        for text, pks in self.resolve(typed).items() if typed else ():
+            chosen.append(str(next(iter(pks))) if len(pks) == 1 else text)
         return chosen
 
     def value_omitted_from_data(self, data, files, name):

@@ -22,7 +22,7 @@ from tournaments.text import CleanTextFormMixin
 from variants import registry
 
 from .cup_standings import cup_standings, cup_version, touch_cup
-from .member_picker import PICK_LIMIT, MemberPicker, label, search_response
+from .member_picker import PICK_LIMIT, MemberChoiceField, MemberPicker, label, search_response
 
 
 def ruleset_choices():
@@ -71,6 +71,7 @@ class CupRankingForm(CleanTextFormMixin, forms.ModelForm):
         model = CupRanking
         fields = ["name", "club", "members", "away_only"]
         widgets = {"members": MemberPicker(("name", "club"))}
+        field_classes = {"members": MemberChoiceField}
 
     def __init__(self, *args, search_url: str = "", **kwargs):
         super().__init__(*args, **kwargs)
@@ -78,7 +79,6 @@ class CupRankingForm(CleanTextFormMixin, forms.ModelForm):
         members.queryset = Player.objects.all()
         members.widget.search_url = search_url
         members.help_text = _("Find and pick its players (women, youth, guests …), or name a club, or count the away tournaments only.")
-        members.error_messages["invalid_pk_value"] = _("“%(pk)s” is nobody's name in the player register, or several players': find and pick the player.")
 
 
 RankingFormSet = forms.inlineformset_factory(Cup, CupRanking, form=CupRankingForm, extra=1, can_delete=True)

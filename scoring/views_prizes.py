@@ -17,7 +17,7 @@ from tournaments.public_cache import CachedPublicPage
 from tournaments.text import CleanTextFormMixin
 from tournaments.versioning import touch
 
-from .member_picker import MemberPicker, search, search_response
+from .member_picker import MemberChoiceField, MemberPicker, search, search_response
 from .models import PrizeCategory, PrizeFund
 from .prizes import parse_shares, prize_list
 
@@ -87,6 +87,7 @@ class PrizeCategoryForm(CleanTextFormMixin, forms.ModelForm):
             "order": forms.NumberInput(attrs={"size": 3}), "places": forms.NumberInput(attrs={"size": 3}),
             "members": MemberPicker(REGISTRATION_NAME),
         }
+        field_classes = {"members": MemberChoiceField}
 
     def __init__(self, *args, tournament=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -94,7 +95,6 @@ class PrizeCategoryForm(CleanTextFormMixin, forms.ModelForm):
         members.queryset = Registration.objects.filter(tournament=tournament)
         members.widget.search_url = reverse("scoring_director:prizes", args=[tournament.pk]) if tournament else ""
         members.help_text = _("For a group: find and pick its players, or name their club above.")
-        members.error_messages["invalid_pk_value"] = _("“%(pk)s” is nobody's name in this tournament, or several players': find and pick the player.")
         self.fields["order"].required = False
 
     def clean_order(self):

@@ -99,7 +99,7 @@ def test_a_typed_name_that_is_nobodys_or_several_is_refused_naming_it_and_kept(m
     response = director_client.post(url, {**prize_post(), "cat-0-members_add": "Spieler 02; Niemand"})
     page = response.content.decode()
     assert response.status_code == 422 and not t.prize_categories.exists()
-    assert "“Spieler 02” is nobody&#x27;s name in this tournament, or several players&#x27;" in page
+    assert "Several players are called “Spieler 02”: find and pick the one meant. Nobody here is called “Niemand”: find and pick the player." in page
     assert 'value="Spieler 02; Niemand"' in page  # what was typed stays in the box
     # "Spieler 02 (Zams)" names one of them.
     response = director_client.post(url, {**prize_post(), "cat-0-members_add": "Spieler 02 (Zams)"})
@@ -133,3 +133,19 @@ def test_a_cup_sub_ranking_picks_its_players_by_search_and_renders_the_chosen_on
     assert Client().get(url, {"q": "hofer"}).status_code == 302  # the register is searched by the cup's organisers only
     new = reverse("cups_manage:create")
     assert director_client.get(new, {"q": "spieler 000"}).json()["results"][0]["label"] == "Spieler 0001 (Imst)"
+
+
+@pytest.mark.django_db
+def test_without_javascript_a_cup_sub_rankings_players_are_typed_by_name(director_client, english):
+    anna = Player.objects.create(name="Anna Žagar", club="Imst")
+    Player.objects.bulk_create([Player(name=f"Spieler {i:03d}", club="Imst") for i in range(60)])
+    url = reverse("cups_manage:create")
+    data = {"name": "Cup 2027", "ruleset": "wiener-tarockcup", "method": "heine", "counting": "half", "final_top": "", "final_min_played": "",
+            "ranking-TOTAL_FORMS": "1", "ranking-INITIAL_FORMS": "0", "ranking-MIN_NUM_FORMS": "0", "ranking-MAX_NUM_FORMS": "1000",
+            "ranking-0-name": "Damen", "ranking-0-club": "", "ranking-0-members_add": "anna zagar; Berta"}
+    response = director_client.post(url, data)
+    assert response.status_code == 422 and "Nobody here is called “Berta”" in response.content.decode()
+    assert not Cup.objects.exists()
+    data["ranking-0-members_add"] = "anna zagar"  # accents and case folded
+    assert director_client.post(url, data).status_code == 302
+    assert list(Cup.objects.get().rankings.get().members.all()) == [anna]
