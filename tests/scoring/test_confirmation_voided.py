@@ -268,3 +268,16 @@ def test_the_migration_gives_older_confirmations_the_version_of_their_time(two_t
     assert list(SheetConfirmation.objects.order_by("table__number").values_list("sheet_version", flat=True)) == [3, 3]
     assert states_of(two_tables) == [("Spieler 1", 3, True), ("Spieler 2", 3, False)]
     assert Hand.history.filter(table__round__tournament=two_tables).count() == 7
+
+
+@pytest.mark.django_db
+def test_the_directors_sheet_says_so_in_the_answer_to_his_save(director_client, confirmed, english):
+    """The director's sheet is replaced by htmx after each save: the notice is part of what is
+    replaced, so the hand he just entered turns "✓ confirmed" into "changed after confirmation"
+    without a reload."""
+    page = director_client.get(confirmed.get_absolute_url()).content.decode()
+    assert "The players confirmed this sheet" in page and "Changed after confirmation" not in page
+    data = {"outcome": "played", "dealer": "1", "contract": "dreier", "declarer": "2", "won": "1", "number": "3"}
+    url = reverse("scoring_director:hand_create", args=[confirmed.pk])
+    answer = director_client.post(url, data, headers={"HX-Request": "true"}).content.decode()
+    assert answer.startswith('<div id="sheet">') and "Changed after confirmation" in answer
