@@ -90,3 +90,28 @@ def test_a_laptop_keeps_the_standings_table(browser, live_server, evening):
     width = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
     assert width[0] <= width[1], width
     page.close()
+
+
+def test_bled_standings_with_table_points_fit_a_phone(browser, live_server, make_tournament, english):
+    """Bled ranks by table points, game points beside them (tarok-bled.md §7): two tables of
+    three, table 1 [50, 20, −10], table 2 [30, 30, 0]; ½ table point each for −10 and 0, which
+    the game points separate."""
+    t = make_tournament(players=6, ruleset="tarok-bled", edition="2005", rounds=4, hands_per_round=21)
+    for registration, name in zip(t.registrations.select_related("player").order_by("pk"), LONG_NAMES):
+        registration.player.name = name
+        registration.player.save()
+    for table, scores in zip(services.draw_next_round(t, seed=3).tables.order_by("number"), ([50, 20, -10], [30, 30, 0])):
+        save_hand(table, {"dealer": 0, "outcome": "manual", "scores": scores})
+    page = browser.new_page(locale="en-GB", viewport=PHONE)
+    page.goto(live_server.url + reverse("scoring:standings", args=[t.pk]))
+
+    width = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
+    assert width[0] <= width[1], width
+    inner = page.locator(".scroll").evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert inner[0] <= inner[1], inner
+    cell = page.locator("table.standings td.tiebreak", has_text="game points: 0 to -10")
+    assert cell.is_visible()
+    for part in ("td.tiebreak >> nth=5", "td.game >> nth=0", "td.total >> nth=0", "td.round >> nth=0"):
+        b = page.locator(f"table.standings {part}").bounding_box()
+        assert b and b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"], (part, b)
+    page.close()
