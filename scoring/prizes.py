@@ -305,7 +305,11 @@ def kontra_calls(records) -> int:
             continue
         levels = [record.get("kontra")] + [b.get("kontra") for b in record.get("bonuses") or [] if isinstance(b, dict)]
         calls += sum(level for level in levels if is_int(level) and level > 0)
-        calls += 1 if record.get("kontra_by") is not None else 0
+        # Who said kontra is a call of its own only where the game records no level (a Klop's
+        # kontra); beside a level (Königrufen's Kontra on the game) he said the call counted there.
+        game_level = record.get("kontra")
+        if record.get("kontra_by") is not None and not (is_int(game_level) and game_level > 0):
+            calls += 1
     return calls
 
 

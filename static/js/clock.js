@@ -17,6 +17,8 @@
         time.textContent = clock.getAttribute("data-over");
         clock.classList.remove("clock-running");
         clock.classList.add("clock-over");
+        var leftWord = clock.querySelector("[data-clock-left]");  // "Time is up", not "Time is up left"
+        if (leftWord) leftWord.hidden = true;
       } else {
         time.textContent = show(left);
       }
