@@ -126,7 +126,7 @@ def season(cup: Cup) -> tuple[list[Event], dict[int, list[Result]], dict[int, Cu
         event.away = event.away or result.away
     held.extend(imported.values())
     held.sort(key=lambda h: (h.date, h.name))
-    heads = short_names([(short_place(h), formats.date_format(h.date, "MONTH_DAY_FORMAT")) for h in held])
+    heads = short_names([(short_place(h), formats.date_format(h.date, "SHORT_DATE_FORMAT")) for h in held])
     events, results = [], defaultdict(list)
     for order, h in enumerate(held, start=1):
         events.append(Event(h.key, h.name, h.date, h.away, order, h.size, h.tournament, heads[order - 1]))

@@ -36,6 +36,18 @@ def test_the_cup_tables_columns_carry_the_tournaments_short_names(make_tournamen
     end_table(table)
     page = Client().get(reverse("cups:table", args=[cup.pk])).content.decode()
     heads = re.findall(r'<th class="num" scope="col"><abbr title="([^"]*)">([^<]*)</abbr></th>', page)
-    assert [short for _title, short in heads] == ["Absam", "October 3", "Imst"]
+    assert [short for _title, short in heads] == ["Absam", "10/03/2026", "Imst"]  # the day as the list of tournaments below writes it
     assert heads[1][0].startswith("2. Herbstturnier der Tarockrunde Zams")  # the full name on hover
     assert not re.search(r'<th class="num"[^>]*>\s*1\s*</th>', page)
+
+
+@pytest.mark.django_db
+def test_the_cup_table_writes_every_day_in_one_format(make_tournament):
+    """The column heads and the list of tournaments under the table name a day alike (German:
+    03.10.2026 in both), not "3. Oktober" above and "03.10.2026" below."""
+    cup = Cup.objects.create(name="Testcup", ruleset="tiroler-tarockcup", method="tirol", counting="all")
+    anna = Player.objects.create(name="Anna", club="Imst")
+    CupResult.objects.create(cup=cup, event="Herbstturnier", date=datetime.date(2026, 10, 3), player=anna, rank=1, field_size=5)
+    page = Client().get(reverse("cups:table", args=[cup.pk])).content.decode()
+    assert "03.10.2026" in page.split("<ol>")[0] and "03.10.2026" in page.split("<ol>")[1]
+    assert "Oktober" not in page
