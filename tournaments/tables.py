@@ -1,6 +1,7 @@
 """django-tables2 tables for players and registrations."""
 
 import django_tables2 as tables
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from .models import Player, Registration
@@ -21,12 +22,16 @@ class PlayerTable(tables.Table):
 
 
 class RegistrationTable(tables.Table):
+    """The register of a tournament. Its headers are capitalised here ("Name", "Town or club"):
+    django-tables2 capitalises the verbose names it takes from a model field, not those a column
+    is given, and these reuse the model's lower-case words."""
+
     start_number = tables.Column(verbose_name=_("No."))
-    name = tables.Column(accessor="player__name", verbose_name=_("name"))
-    club = tables.Column(accessor="player__club", verbose_name=_("town or club"))
+    name = tables.Column(accessor="player__name", verbose_name=capfirst(_("name")))
+    club = tables.Column(accessor="player__club", verbose_name=capfirst(_("town or club")))
     withdrawn = tables.TemplateColumn(
         template_name="tournaments/_withdraw_button.html",
-        verbose_name=_("withdrawn"),
+        verbose_name=capfirst(_("withdrawn")),
         extra_context={},
     )
 

@@ -37,16 +37,6 @@ def paginated(request, table):
     return table
 
 
-def capitalised(table):
-    """``table`` (django-tables2) with its column headers capitalised ("Name", "Town or club"):
-    django-tables2 capitalises the verbose names it takes from a model field, not those a column
-    is given, and the register's columns are given the model's lower-case words."""
-    for column in table.columns:
-        if column.column.verbose_name:
-            column.column.verbose_name = capfirst(column.column.verbose_name)
-    return table
-
-
 class TournamentMixin:
     """Loads ``self.tournament`` from the URL's ``pk`` and puts it in the context."""
 
@@ -203,7 +193,7 @@ class RegistrationsView(RoleRequiredMixin, TournamentMixin, FormView):
         ctx = super().get_context_data(**kwargs)
         regs = self.tournament.registrations.select_related("player")
         seated = registration.seated_registrations(self.tournament)
-        table = capitalised(RegistrationTable(regs, seated=seated))
+        table = RegistrationTable(regs, seated=seated)
         ctx.update(table=paginated(self.request, table), count=regs.count(), **self.search_context())
         return ctx
 

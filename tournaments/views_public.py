@@ -12,7 +12,7 @@ from .links import player_names_link, qr_png
 from .permissions import Can
 from .problems import card_labels, translate_problem
 from .public_cache import CachedPublicPage, layout_version
-from .services import tables_with_counts
+from .services import draw_problem, tables_with_counts
 
 
 class TournamentListView(ListView):
@@ -33,6 +33,8 @@ class TournamentDetailView(CachedPublicPage, DetailView):
         ctx["registrations"] = t.registrations.filter(withdrawn=False).count()  # the active field
         ctx["can"] = Can(self.request.user, t.pk)
         ctx["ruleset"] = t.get_ruleset()
+        if ctx["can"].direct:  # what keeps the next round from being drawn, shown instead of "Draw"
+            ctx["draw_problem"] = draw_problem(t)
         return ctx
 
 

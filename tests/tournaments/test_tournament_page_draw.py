@@ -27,16 +27,16 @@ def test_the_tournament_page_has_a_register_players_button_and_no_draw_without_p
     register = reverse("tournaments_director:registrations", args=[t.pk])
     assert re.search(rf'<a class="button" href="{register}">Register players</a>', page)
     assert "Draw round 1" not in page and draw_url(t) not in page
-    assert "No active player: register the players before the draw." in page
+    assert "No player is registered yet: register the players before the draw." in page
     # Too few for one table of 4 (Tiroler Tarockcup): said so, still no button.
     for i in range(3):
         services.register(t, Player.objects.create(name=f"Spieler {i}"))
     page = director_client.get(t.get_absolute_url()).content.decode()
     assert "Draw round 1" not in page
-    assert "Only 3 active players: a table needs at least 4. Register more players before the draw." in page
+    assert "3 players cannot be seated at tables of 4/5 players; the nearest count that works is 4." in page
     services.register(t, Player.objects.create(name="Spieler 4"))
     page = director_client.get(t.get_absolute_url()).content.decode()
-    assert "Draw round 1" in page and "Only 4" not in page
+    assert "Draw round 1" in page and "cannot be seated" not in page
     assert re.search(rf'<a class="button secondary" href="{register}">Register players</a>', page)  # the draw leads now
     assert "4 active players" in page
 
