@@ -69,16 +69,21 @@ MAX_KONTRA = 4  # kontra, re, sub, mort (hand-record.md "kontra")
 RADELC_CONTRACTS = ("klop", "berac", "solo")  # §5
 SILENT_VALAT = 250  # §3: a valat made silently
 
-# Example hands of the reference card, (table size, record): a Dvojko with kontra and the Mond
-# lost, a Trojka with a silent Trula and an announced Pagat ultimo, a Klop with kontra, a Berač
-# with rekontra and a manual row that still hands out radelci (a Solo).
+# Example hands of the reference card, (table size, record), each as typed for the first hand of a
+# round (seat 0 deals, seat 1 is forehand), where the card shows it: a Dvojko with kontra and the
+# Mond lost, a Trojka with a silent Trula and an announced Pagat ultimo, a Trojka valat recorded
+# as the bonus with its card points (§3 revised 2026-11-26), a Klop with kontra, a Berač with
+# rekontra and a manual row that still hands out radelci (a Solo).
 NOTATION_EXAMPLES = (
     (3, {"dealer": 0, "contract": "dvojko", "declarer": 1, "declarer_points": 45, "kontra": 1, "mond_lost_by": 2}),
-    (3, {"dealer": 2, "contract": "trojka", "declarer": 0, "declarer_points": 38, "bonuses": [
+    (3, {"dealer": 0, "contract": "trojka", "declarer": 1, "declarer_points": 38, "bonuses": [
         {"bonus": "trula", "team": "declarer", "announced": False, "made": True},
         {"bonus": "pagat_ultimo", "team": "declarer", "announced": True, "made": True},
     ]}),
-    (3, {"dealer": 2, "contract": "klop", "card_points": {"0": 20, "1": 30, "2": 21}, "kontra_by": 2}),
+    (3, {"dealer": 0, "contract": "trojka", "declarer": 1, "declarer_points": 66, "bonuses": [
+        {"bonus": "valat", "team": "declarer", "announced": False, "made": True},
+    ]}),
+    (3, {"dealer": 0, "contract": "klop", "card_points": {"0": 20, "1": 30, "2": 21}, "kontra_by": 2}),
     (3, {"dealer": 0, "contract": "berac", "declarer": 2, "won": False, "kontra": 2}),
     (3, {"dealer": 0, "outcome": "manual", "contract": "solo", "scores": [0, -160, 0]}),
 )

@@ -45,13 +45,14 @@ SEAT_CARDS = (
 
 BUERGERMEISTER = 35  # loses with exactly 35 (§3)
 
-# Example hands of the reference card, (table size, record): Vorhand's Cego, an Eine Leere, an Eine
-# against a Solo, an Ulti and a manual row.
+# Example hands of the reference card, (table size, record), each as typed for the first hand of a
+# round (seat 0 deals, seat 1 is Vorhand), where the card shows it: Vorhand's Cego, an Eine Leere,
+# an Eine against a Solo, an Ulti and a manual row.
 NOTATION_EXAMPLES = (
-    (3, {"dealer": 2, "contract": "cego", "declarer": 0, "declarer_points": 40}),
+    (3, {"dealer": 0, "contract": "cego", "declarer": 1, "declarer_points": 40}),
     (3, {"dealer": 0, "contract": "eine_leere", "declarer": 1, "declarer_points": 48}),
     (3, {"dealer": 0, "contract": "eine", "declarer": 2, "declarer_points": 30, "against_solo": True}),
-    (3, {"dealer": 1, "contract": "ulti", "declarer": 0, "won": True}),
+    (3, {"dealer": 0, "contract": "ulti", "declarer": 0, "won": True}),
     (3, {"dealer": 0, "outcome": "manual", "scores": [4, -2, -2]}),
 )
 

@@ -157,7 +157,7 @@ RECORD_FIELDS = (
         _("Called tarokk"),
         "choice",
         choices=tuple(Choice(numeral, numeral, numeral.lower()) for numeral in CALLABLE),
-        help=_("The tarokk the declarer called, normally the XX; honours are never called."),
+        help=_("Required in every played hand but a próbahárom lost without play: the tarokk the declarer called, normally the XX; honours are never called."),
     ),
     RecordField(
         "all_tricks",
@@ -256,20 +256,22 @@ def _entry(key: str, team: str = "declarer", announced: bool = False, made: bool
     return e
 
 
-# Example hands of the reference card, (table size, record): PAG's own example (§2), a self-call
-# szóló with a silent tuletroá, a discarded call with declared tarokks and the opponents' announced
-# pagátultimó, a próbahárom lost without play and a manual row — five, so that the notation card
-# stays one page.
+# Example hands of the reference card, (table size, record), each as typed for the first hand of a
+# round (seat 3 deals, seat 0 is Vorhand, §7), where the card shows it: PAG's own example (§2), a
+# self-call szóló with a silent tuletroá, a discarded call with declared tarokks and the opponents'
+# announced pagátultimó, a próbahárom lost without play (bid by the fourth player, the dealer,
+# §3.6) and a manual row — five, so that the notation card stays one page.
 NOTATION_EXAMPLES = (
-    (4, {"dealer": 0, "contract": "ketto", "declarer": 1, "called": "XX", "partner": 2, "declarer_points": 52, "kontra": 1,
+    (4, {"dealer": 3, "contract": "ketto", "declarer": 1, "called": "XX", "partner": 2, "declarer_points": 52, "kontra": 1,
          "bonuses": [_entry("dupla", announced=True, made=None, kontra=1)]}),
-    (4, {"dealer": 1, "contract": "szolo", "declarer": 3, "called": "XX", "partner": 3, "declarer_points": 61,
+    (4, {"dealer": 3, "contract": "szolo", "declarer": 3, "called": "XX", "partner": 3, "declarer_points": 61,
          "bonuses": [_entry("tuletroa")]}),
-    (4, {"dealer": 2, "contract": "harom", "declarer": 3, "called": "XIX", "partner": None, "declarer_points": 44, "kontra": 1,
+    (4, {"dealer": 3, "contract": "harom", "declarer": 3, "called": "XIX", "partner": None, "declarer_points": 44, "kontra": 1,
          "bonuses": [_entry("pagatultimo", "opponents", announced=True, made=True)], "tarokks": {"1": 8}}),
-    (4, {"dealer": 2, "contract": "harom", "declarer": 2, "forfeit": True}),
-    (4, {"dealer": 0, "outcome": "manual", "scores": [-6, 2, 2, 2]}),
+    (4, {"dealer": 3, "contract": "harom", "declarer": 3, "forfeit": True}),
+    (4, {"dealer": 3, "outcome": "manual", "scores": [-6, 2, 2, 2]}),
 )
+
 
 # --------------------------------------------------------------------------------- table points
 

@@ -141,15 +141,17 @@ OPTIONS = (
     ),
 )
 
-# Example hands of the reference card, (table size, record): a Dreier won with its card points, an
-# Oberer lost by ``won`` with a Kontra, a Solo with an announced Pagat, the §4 example of a hand bonus
-# held by a defender at a 4-table, and a manual row.
+# Example hands of the reference card, (table size, record), each at the game's table of three as
+# typed for the first hand of a round (seat 0 deals), where the card shows it: a Dreier won with its
+# card points, an Oberer lost by ``won`` with a Kontra, a Solo with an announced Pagat, the §4
+# example of a hand bonus held by a defender (Unterer won, four Kings: +5 / +2 / −7), and a manual
+# row.
 NOTATION_EXAMPLES = (
-    (3, {"dealer": 2, "contract": "dreier", "declarer": 0, "declarer_points": 41}),
+    (3, {"dealer": 0, "contract": "dreier", "declarer": 1, "declarer_points": 41}),
     (3, {"dealer": 0, "contract": "oberer", "declarer": 2, "won": False, "kontra": 1}),
-    (3, {"dealer": 1, "contract": "solo", "declarer": 0, "won": True,
+    (3, {"dealer": 0, "contract": "solo", "declarer": 1, "won": True,
          "bonuses": [{"bonus": "pagat", "team": "declarer", "announced": True, "made": True}]}),
-    (4, {"dealer": 3, "contract": "unterer", "declarer": 0, "won": True,
+    (3, {"dealer": 0, "contract": "unterer", "declarer": 0, "won": True,
          "bonuses": [{"bonus": "vier_koenige", "holder": 1}]}),
     (3, {"dealer": 0, "outcome": "manual", "scores": [-10, 5, 5], "note": "revoke"}),
 )
