@@ -30,7 +30,7 @@ def test_register_the_field_and_draw_round_one(page, live_server, director):
     # No players: a button to register them, and no draw but what is missing.
     assert page.locator("a.button", has_text="Register players").is_visible()
     assert page.locator("a", has_text="Draw round 1").count() == 0
-    assert "No active player: register the players before the draw." in page.inner_text("main")
+    assert "No player is registered yet: register the players before the draw." in page.inner_text("main")
     submit(page, "a.button:has-text('Register players')")
 
     # The search finds the hyphenated name typed in full.
