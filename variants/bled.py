@@ -233,7 +233,8 @@ class BledRuleset(ThreeHandedTables, Ruleset):
         return points > KLOP_FULL if self.options["klop_full_above_35"] else points >= KLOP_FULL
 
     def rules_summary(self) -> list[Problem]:
-        """§3–§7 in sentences for the rules page, with the options in force."""
+        """§3–§7 in sentences for the rules page, with the options in force (how a valat is
+        recorded: §3 and §6 revised 2026-11-26)."""
         lines = [
             Problem(
                 _("Normal games: value plus the difference between the declarer's card points and %(half)s (35 loses), won or lost; each kontra doubles the game."),
@@ -248,6 +249,7 @@ class BledRuleset(ThreeHandedTables, Ruleset):
                 penalty=self.mond_penalty,
             ),
             Problem(_("Valat: 250 silent, 500 announced, doubled by each kontra, in place of the game and the bonuses.")),
+            Problem(_("A valat is recorded as the valat bonus of the side that made it; the declarer's card points may then be left out, or lie on that side's half (36 to 70 for his valat, 0 to 34 for the opponents'). In a Solo it is recorded made and silent.")),
             Problem(_("Solo: 80 plus the difference.") if self.options["solo_difference"] else _("Solo: 80, no difference.")),
             Problem(_("Berač: 70.")),
             Problem(

@@ -162,3 +162,8 @@ def test_a_valat_without_points_hands_out_radelci_and_spends_the_declarers():
 )
 def test_options_with_a_recorded_valat(options, record, row):
     assert get_ruleset("tarok-bled", options=options).score(record, 3) == row
+
+
+def test_the_rules_page_says_how_a_valat_is_recorded():
+    summary = [str(line) for line in RS.rules_summary()]
+    assert any("recorded as the valat bonus" in line and "36 to 70" in line and "0 to 34" in line for line in summary)
