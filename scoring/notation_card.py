@@ -41,7 +41,9 @@ class NotationCard:
       card lists only the tokens this ruleset reads;
     - ``blatt``: card points carry Blatt (``P/B``); ``history``: a manual row may name its contract;
     - ``examples``: ``(line, words, row)`` per example hand, the row as ``[(seat label, score)]``;
-    - ``kontras``: ``(code, word)`` of every kontra level the ruleset records;
+    - ``kontras``: ``(code, word)`` of every kontra level the ruleset records; ``kontra_by_in``:
+      the names of the contracts that record who said kontra in place of a kontra level (Bled's
+      Klop), ``""`` where who said it goes beside the level (Königrufen);
     - ``fields``: ``(tokens, label, help)`` of the ruleset's own record fields
       (``Ruleset.record_fields``): a choice's codes (``xx xix … ii``) and a flag's code with the
       field's help line (whether it is required, what it means), a per-seat code with seat 2
@@ -68,6 +70,7 @@ class NotationCard:
     manual: str = ""
     manual_named: str = ""
     kontras: list = field(default_factory=list)
+    kontra_by_in: str = ""
     fields: list = field(default_factory=list)
     held: str = ""
     nobody: bool = False
@@ -101,6 +104,7 @@ def notation_card(rs) -> NotationCard:
         history=rs.uses_history,
         example_bonus=next((b.code for b in rs.bonuses if not b.held), ""),
         kontras=[(rs.kontra_codes[level], rs.kontra_word(level)) for level in range(1, rs.max_kontra + 1)],
+        kontra_by_in=", ".join(c.name for c in rs.contracts if {"kontra_by"} <= set(rs.fields(c)) and "kontra" not in rs.fields(c)),
         held=next((f"{b.code}2" for b in rs.bonuses if b.held), ""),
         nobody=rs.partner_written_out and {"partner", "declarer_points"} <= rs.notation.features,
     )

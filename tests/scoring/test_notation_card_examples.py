@@ -121,6 +121,30 @@ def test_the_cards_speak_of_the_partner_where_there_is_one(english):
         assert "the second the partner" in card_text(notation_card(rs))
 
 
+def test_who_said_kontra_is_explained_for_the_contracts_that_record_it(english):
+    """``k2`` is who said kontra: in the contracts that record it in place of a kontra level (Bled's
+    Klop, tarok-bled.md §4) the card names them; where it goes beside the level (Königrufen) the
+    card names no contract."""
+    for key in _CURRENT:
+        rs = get_ruleset(key)
+        if not any("kontra_by" in rs.fields(c) for c in rs.contracts):
+            continue
+        text = card_text(notation_card(rs))
+        alone = [c.name for c in rs.contracts if "kontra_by" in rs.fields(c) and "kontra" not in rs.fields(c)]
+        if alone:
+            assert f"k2 in {', '.join(alone)}: kontra said by seat 2" in text, rs.label
+        else:
+            assert "k2 kontra said by seat 2" in text, rs.label
+
+
+def test_a_struck_hand_on_the_card_says_it_needs_its_reason(english):
+    """The sheet asks why a hand is struck: the card shows ``--`` with its note."""
+    for key in _CURRENT:
+        assert "-- # … a struck hand (every player 0), by the tournament director, with why after #" in card_text(
+            notation_card(get_ruleset(key))
+        )
+
+
 def test_the_hungarian_card_gives_the_values_and_says_the_called_tarokk_is_required(english):
     """hungarian-tarokk.md §1: game values 1..4; §3.1: bonus values silent / announced (dupla and
     volát times the game value); §2: the called tarokk is required in a played hand."""
@@ -160,3 +184,18 @@ def test_every_card_line_typed_at_hand_1_of_a_fresh_table_saves_the_cards_row(ke
             hand = Hand.objects.get(table=table)
             assert hand.number == 1 and hand.scores == [score for _seat, score in row], f"{rs.label} {options}: {line!r}"
             delete_hand(hand, reason="next example")  # the next line is hand 1 again
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("key", "edition"), EDITIONS, ids=[f"{k} {e}" for k, e in EDITIONS])
+def test_the_printed_card_with_its_values_stays_one_page(key, edition, client, make_tournament):
+    """The scorers' desk card (German, the default language; every option on, the longest card)."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    options = option_sets(key, edition)[-1]
+    t = make_tournament(players=0, ruleset=key, edition=edition, options=options)
+    response = client.get(reverse("scoring:notation_card_pdf", args=[t.pk]))
+    assert response.status_code == 200
+    assert len(PdfReader(BytesIO(response.content)).pages) == 1
