@@ -12,8 +12,9 @@ and each opponent ``-n``. Every row sums to 0, the sitting-out dealer of a 5-tab
 
 Kontras (``koenigrufen.md`` §1 "Tournament score = Schrift": "Kontra, Re and Sub never count for the
 tournament") are recorded and never scored: ``kontra`` is the level on the game (1 Kontra ×2, 2 Re or
-Retour ×4, 3 Sub ×8, ``hand-record.md`` "kontra"), an announced bonus may carry its own ``kontra``,
-and ``kontra_by`` is the opponent who said the Kontra on the game. They feed the kontra pot (each
+Retour ×4, 3 Sub ×8, 4 Mord ×16: ``hand-record.md`` "kontra" is ``0..4`` and says Königrufen may record
+it), an announced bonus may carry its own ``kontra``, and ``kontra_by`` is the opponent who said the
+Kontra on the game (in the notation ``k3`` alone is a Kontra said by seat 3). They feed the kontra pot (each
 level one call) and the statistics' "most kontras said" (``kontra_by``); the row is the same with or
 without them.
 """
@@ -46,10 +47,13 @@ SEAT_CARDS = (
 
 
 # Kontra levels (koenigrufen.md §1, W20 "Kontra (doppelt), Retour (vierfach) und Sub (achtfach)"):
-# the words the form and the hand's words show, and their codes in the notation (``retour`` and the
-# long words are read too, variants/notation.py). Index = level; Sub is the highest.
-KONTRA_NAMES = ("", "kontra", "rekontra", "subkontra")
-KONTRA_CODES = ("", "k", "re", "sub")
+# the words the form and the hand's words show, and their codes in the notation (``retour``,
+# ``mort`` and the long words are read too, variants/notation.py). Index = level. **Decision**: Mord
+# (Mordkontra ×16) is the highest: the rule texts stop at Sub, but hand-record.md's ``kontra`` is
+# ``0..4`` and lets Königrufen record it, so every record the contract allows (an older archive,
+# an import) stays valid; like every kontra it never changes the Schrift.
+KONTRA_NAMES = ("", "kontra", "rekontra", "subkontra", "mordkontra")
+KONTRA_CODES = ("", "k", "re", "sub", "mord")
 
 
 def _made(bonus: str, team: str = "declarer", announced: bool = False) -> dict:
@@ -276,7 +280,7 @@ class KoenigrufenRuleset(Ruleset):
         """What the rules page says beside the tables: kontras are recorded, never scored
         (``koenigrufen.md`` §1 "Tournament score = Schrift")."""
         return [
-            Problem(_("Kontra, Re and Sub are recorded for the kontra pot and the statistics; they never change the Schrift.")),
+            Problem(_("Kontra, Re, Sub and Mord are recorded for the kontra pot and the statistics; they never change the Schrift.")),
         ]
 
     def draw_random(self, rng, table_size: int, dealer: int) -> dict:
@@ -388,12 +392,15 @@ class _Check(HandCheck):
         """The kontra on the game and who said it (§1 "Tournament score = Schrift": recorded for
         the kontra pot and the statistics, never scored).
 
-        ``kontra`` is a level from 0 to the ruleset's highest (3, Sub); none in Trischaken (see
+        ``kontra`` is a level from 0 to the ruleset's highest (4, Mord); none in Trischaken (see
         :meth:`KoenigrufenRuleset.fields`). ``kontra_by`` is the player who said the Kontra on
         the game: an active opponent of the declarer (neither the declarer nor the partner he
         called), recorded with a level of at least 1. **Decision**: the record names who said the
         Kontra, not who said Re or Sub: "most kontras said" counts the Kontras, and Re is said by
-        the declarer's side answering it; who said it may be left out."""
+        the declarer's side answering it; who said it may be left out. A record naming who said
+        it with level 0 is refused (the level is data, not guessed): the notation reads ``k3``
+        alone as level 1 and writes the level into the record; the entry form's "Kontra by" with
+        "—" on the game gets the message below."""
         h = self.hand
         level = h.get("kontra", 0)
         top = self.rs.max_kontra

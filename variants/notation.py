@@ -31,11 +31,13 @@ After the contract, in any order:
 ``x``                  conceded (schleifen)
 ``gs``                 played against a Solo (Gegensolo)
 ``k re sub mort``      the kontra level on the game (kontra, rekontra, subkontra, mortkontra; each
-                       ruleset's own codes, ``szub hirs mord`` in Hungarian Tarokk; ``retour`` is
-                       ``re``); a ruleset records up to its ``max_kontra`` (Königrufen: ``sub``)
+                       ruleset's own codes, ``mord`` in Königrufen, ``szub hirs mord`` in Hungarian
+                       Tarokk; ``retour`` is ``re``); a ruleset records up to its ``max_kontra``
+                       (Tapp-Tarock: ``sub``)
 ``k2`` ``m2`` ``r2``   kontra said by seat 2 (who said kontra to a Klop, or the Kontra on a
-                       Königrufen game), Mond captured from seat 2, Renonce by seat 2;
-                       ``m:anna`` names the seat by player
+                       Königrufen game: alone it is a Kontra, level 1, so ``k k2`` is refused;
+                       ``re k2`` a Rekontra whose Kontra seat 2 said), Mond captured from seat 2,
+                       Renonce by seat 2; ``m:anna`` names the seat by player
 ``pag`` ``/pag!-``     a bonus by its code: ``/`` the opponents', ``!`` announced (``!k``, ``!re``
                        … with its own kontra), ``-`` failed; plain: silent, declarer's team, made;
                        a bonus whose success follows from the record (Hungarian ``du!``) has no
@@ -336,7 +338,23 @@ class Notation:
             self._token(p, t, slots)
         self._unused_beside_revoke_or_concession(p)
         self._nobody_without_points(p)
+        self._kontra_beside_its_sayer(p)
         return self._record(p)
+
+    def _kontra_beside_its_sayer(self, p: _Parse) -> None:
+        """Where a contract records both the kontra level and who said the Kontra (Königrufen),
+        who said it implies at least a Kontra: ``k3`` alone is level 1 said by seat 3 (as a Klop's
+        ``k2`` is a kontra), and :meth:`_record` fills the level in. A level 1 typed beside it
+        (``k k3``) would then count for nothing: refuse it, as every token must count. A higher
+        level (``re k3``) says what ``k3`` alone cannot."""
+        if (
+            {"kontra", "kontra_by"} <= p.fields
+            and "kontra_by" in p.marks
+            and p.kontra is not None
+            and p.kontra[1] == 1
+        ):
+            p.add(_("“%(token)s”: “%(other_token)s” records the Kontra already: leave it out."),
+                  token=p.kontra[0].text, other_token=p.marks["kontra_by"][0].text)
 
     def _nobody_without_points(self, p: _Parse) -> None:
         """``0`` in the partner's place stands only so that the card points after it are not read
@@ -671,6 +689,8 @@ class Notation:
             record[name] = True
         if p.kontra is not None:
             record["kontra"] = p.kontra[1]
+        elif "kontra_by" in p.marks and {"kontra", "kontra_by"} <= p.fields:
+            record["kontra"] = 1  # who said the Kontra implies one (:meth:`_kontra_beside_its_sayer`)
         for name, (_t, seat) in p.marks.items():
             record[name] = seat
         if "bonuses" in p.fields:
@@ -693,7 +713,8 @@ class Notation:
         """The canonical line of ``record`` (a valid record; an incomplete one gives the line of
         what it has). Seats are numbers, or with ``names`` the initials where they read back as
         that seat. Fields that never change the score are left out (a Trischaken's Vorhand as
-        declarer, a result the card points decide, a partner equal to the declarer)."""
+        declarer, a result the card points decide, a partner equal to the declarer, a Kontra beside
+        who said it: ``k3`` alone)."""
         record = dict(record)
         seat = self._seat_writer(names)
         note = record.get("note")
@@ -743,8 +764,9 @@ class Notation:
             parts.append(CONCEDED)
         if record.get("against_solo") and "against_solo" in fields:
             parts.append(AGAINST_SOLO)
-        if record.get("kontra") and "kontra" in fields:
-            parts.append(self._kontra_code(record["kontra"]))
+        said_by = record.get("kontra_by") is not None and "kontra_by" in fields
+        if record.get("kontra") and "kontra" in fields and not (record["kontra"] == 1 and said_by):
+            parts.append(self._kontra_code(record["kontra"]))  # a Kontra with its sayer: ``k3`` alone
         parts += self._record_field_codes(record, fields, seat)
         entries = [b for b in record.get("bonuses") or [] if isinstance(b, Mapping)]
         for bonus, b in (

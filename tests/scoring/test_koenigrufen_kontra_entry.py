@@ -2,7 +2,8 @@
 them, the Schrift ignores them, the kontra pot counts them and the statistics name who said most.
 
 Rule text: ``../shared/rules/koenigrufen.md`` §1 "Tournament score = Schrift" (Kontra ×2, Re ×4,
-Sub ×8 never count for the tournament); ``hand-record.md`` "kontra", "kontra_by". Rows by hand
+Sub ×8 never count for the tournament); ``hand-record.md`` "kontra" (``0..4``, Mord ×16 too: the
+field may be recorded in Königrufen), "kontra_by". Rows by hand
 (§1, §4): a Dreier is worth 5, an announced Pagat 2; one against three, the declarer ``3n``. The
 tournament is a Tiroler Tarockcup of four at one table, dealer seat 4, so Vorhand is seat 1.
 """
@@ -54,7 +55,7 @@ def test_the_form_has_the_kontra_fields_and_saves_them(director_client, four_tab
     page = director_client.get(four_table.get_absolute_url()).content.decode()
     for name in ("kontra", "kontra_by", "bonus_kontra_pagat"):
         assert f'name="{name}"' in page, name
-    assert "subkontra ×8" in page and "mortkontra" not in page  # Sub is the highest (§1)
+    assert "subkontra ×8" in page and "mordkontra ×16" in page  # Mord is the highest (hand-record.md 0..4)
     response = post(director_client, four_table, source="fields", contract="dreier", declarer=1, won=1,
                     kontra=1, kontra_by=0, bonus_pagat="d:a:1")
     assert response.status_code == 302
@@ -66,8 +67,8 @@ def test_the_form_has_the_kontra_fields_and_saves_them(director_client, four_tab
 @pytest.mark.django_db
 def test_kontras_that_cannot_be_are_refused_by_name_and_nothing_is_saved(director_client, four_table, english):
     cases = [
-        ("d 2 + k k2", "plays on the declarer&#x27;s side: kontra is said by an opponent."),
-        ("d 2 + mort", "“mort”: Tiroler Tarockcup 2019/20 records kontras up to subkontra."),
+        ("d 2 + k2", "plays on the declarer&#x27;s side: kontra is said by an opponent."),
+        ("d 2 + k k3", "“k”: “k3” records the Kontra already: leave it out."),
         ("t 30 20 12 8 k", "“k” is not allowed in a Trischaken."),
     ]
     for line, message in cases:
@@ -78,6 +79,47 @@ def test_kontras_that_cannot_be_are_refused_by_name_and_nothing_is_saved(directo
     response = post(director_client, four_table, source="fields", contract="dreier", declarer=1, won=1, kontra=1, kontra_by=1)
     assert response.status_code == 422
     assert not Hand.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_line_reads_who_said_the_kontra_alone_as_a_kontra(director_client, four_table, english):
+    # hand-record.md "kontra_by": "k3" alone is a Kontra (level 1) said by seat 3, as a Klop's "k2"
+    # is a kontra; the Schrift is the Dreier's 5 per opponent without it (§1).
+    response = post(director_client, four_table, quick="d 2 + k3", source="line")
+    assert response.status_code == 302
+    hand = Hand.objects.get()
+    assert (hand.record["kontra"], hand.record["kontra_by"]) == (1, 2)
+    assert hand.scores == [-5, 15, -5, -5]
+    page = director_client.get(reverse("scoring_director:hand_edit", args=[hand.pk]))
+    assert 'value="d 2 + k3"' in page.content.decode()  # prints back to a line that reads the same
+
+
+@pytest.mark.django_db
+def test_a_mord_is_saved_by_line_and_by_form_and_never_scored(director_client, four_table, english):
+    # hand-record.md "kontra" 4 (mort ×16), Königrufen's Mord: recorded, the Schrift without it.
+    response = post(director_client, four_table, quick="d 2 + mort", source="line")
+    assert response.status_code == 302
+    hand = Hand.objects.get()
+    assert hand.record["kontra"] == 4 and hand.scores == [-5, 15, -5, -5]
+    assert "mordkontra" in build_sheet(four_table).rows[0].label
+    hand.delete()
+    response = post(director_client, four_table, source="fields", contract="dreier", declarer=1, won=1, kontra=4, kontra_by=3)
+    assert response.status_code == 302
+    hand = Hand.objects.get()
+    assert (hand.record["kontra"], hand.record["kontra_by"], hand.scores) == (4, 3, [-5, 15, -5, -5])
+
+
+@pytest.mark.django_db
+def test_the_form_never_saves_who_said_kontra_without_a_level(director_client, four_table, english):
+    # "Kontra by" with "—" on the game: refused by name until the form fills in a Kontra as the
+    # line does ("k3"); either way no record names who said kontra at level 0.
+    response = post(director_client, four_table, source="fields", contract="dreier", declarer=1, won=1, kontra=0, kontra_by=2)
+    if response.status_code == 302:
+        assert (Hand.objects.get().record["kontra"], Hand.objects.get().record["kontra_by"]) == (1, 2)
+    else:
+        assert response.status_code == 422
+        assert "Who said kontra is recorded with the kontra on the game: enter its level too." in response.content.decode()
+        assert not Hand.objects.exists()
 
 
 @pytest.fixture

@@ -311,13 +311,13 @@ REFUSALS = [
     (TIROL, 4, 3, None, "t 71 0 0 0", ["“71” is more than 70 card points."]),
     (TIROL, 4, 3, None, "t 30 20 12 7 1", ["“1” is one number too many for a Trischaken."]),
     (TIROL, 4, 3, None, "t 30 20 12 + ", ["“+” is not allowed in a Trischaken."]),
-    # Kontra, Re and Sub are recorded, never scored (§1): Sub is the highest, Trischaken has none
-    # (§2.2 "No kontra"), and the Kontra is said by an opponent of the declarer.
-    (TIROL, 4, 0, None, "d 2 + mort", ["“mort”: Tiroler Tarockcup 2019/20 records kontras up to subkontra."]),
-    (TIROL, 4, 0, None, "d 2 + pag!mort", ["“pag!mort”: Tiroler Tarockcup 2019/20 records kontras up to subkontra."]),
+    # Kontra, Re, Sub and Mord are recorded, never scored (§1; hand-record.md "kontra" 0..4),
+    # Trischaken has none (§2.2 "No kontra"), and the Kontra is said by an opponent of the declarer;
+    # who said it is a Kontra already, so a "k" beside it would count for nothing.
     (TIROL, 4, 3, None, "t 30 20 12 8 k", ["“k” is not allowed in a Trischaken."]),
-    (TIROL, 4, 0, None, "d 2 + k k2", ["seat 2 plays on the declarer's side: kontra is said by an opponent."]),
-    (TIROL, 4, 0, None, "d 2 + k k2 k3", ["“k2” and “k3” both given."]),
+    (TIROL, 4, 0, None, "d 2 + k2", ["seat 2 plays on the declarer's side: kontra is said by an opponent."]),
+    (TIROL, 4, 0, None, "d 2 + k2 k3", ["“k2” and “k3” both given."]),
+    (TIROL, 4, 0, None, "d 2 + k k3", ["“k”: “k3” records the Kontra already: leave it out."]),
     (TIROL, 4, 0, None, "d 2 + k re", ["“k” and “re” both given."]),
     # There is no Mondfang in the WTC (§2).
     (WTC, 4, 0, None, "d 2 + mf", ["“mf” is not a code of Wiener Tarockcup 2020."]),
@@ -392,7 +392,8 @@ def test_refusals_name_the_token(key, size, dealer, names, line, messages):
         # Königrufen has no Gegensolo: "gs" is Georg Stadler; "re" is its rekontra (§1), so Renate
         # Egger is named by more letters. The kontra never changes the row.
         (TIROL, 4, 3, ["Renate Egger", "Georg Stadler", "Maria Huber", "Hans Falk"], "r ren gs + re", [1, 1, -1, -1]),
-        (TIROL, 4, 0, None, "d 2 + k k3", [-5, 15, -5, -5]),
+        (TIROL, 4, 0, None, "d 2 + k3", [-5, 15, -5, -5]),
+        (TIROL, 4, 0, None, "d 2 + mort k3", [-5, 15, -5, -5]),  # a Mord said to it (hand-record.md 0..4)
         # §1 "Conceding": Rufer alone, conceded: −1 × 3 for the declarer.
         (TIROL, 4, 3, None, "r 1 x", [-3, 1, 1, 1]),
         # §4.2 step 1: Renonce in Trischaken, offender −12, the others +4.
