@@ -14,7 +14,13 @@ for control characters only.
 Striking a hand is the tournament director's call: a form made for a scorer (``may_strike`` off)
 does not offer "struck by the director" and refuses a struck hand, from the fields or from the
 line (``--``), in the preview as on saving, with a message naming it
-(:func:`~scoring.services.display.strike_refused`).
+(:func:`~scoring.services.display.strike_refused`). Lifting a strike is his call too: a scorer's
+form for a hand that is struck refuses every change of it, by the rule of the hand commands
+(:func:`~scoring.services.hands.refuse_strike_change`), which refuse it again on saving.
+
+A kontra on a bonus needs the bonus: a bonus's kontra set while the bonus is "—" is refused on
+that kontra field, naming the bonus, rather than dropped (the line cannot say it: its kontra mark
+hangs on a bonus).
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from variants.checks import whole_points
 from .models import Hand
 from .services import HandRejected, TableInfo, evaluate_record
 from .services.display import strike_refused
+from .services.hands import refuse_strike_change
 from .widgets import FastSelect
 
 # Bonus choice values: team : silent/announced : made/failed ("" where the record decides it);
@@ -125,7 +132,8 @@ class HandForm(CleanTextFormMixin, forms.Form):
     catalogue's ``fields`` per contract); the page shows those of the chosen contract.
     ``may_strike``: whether the user may strike a hand (a director, ``Can.direct``); off for a
     scorer, whose outcome select leaves "struck by the director" out and whose struck hand is
-    refused (:meth:`refuse_strike`).
+    refused, as is any change of ``hand`` (the stored hand the form edits, ``None`` for a new one)
+    while it is struck (:func:`~scoring.services.hands.refuse_strike_change`).
     """
 
     OUTCOMES = (
@@ -174,10 +182,13 @@ class HandForm(CleanTextFormMixin, forms.Form):
     name_like_fields = ("note", "quick")
     text_check_exempt = ("quick_was",)
 
-    def __init__(self, *args, info: TableInfo, dealer: int | None = None, may_strike: bool = True, **kwargs):
+    def __init__(
+        self, *args, info: TableInfo, dealer: int | None = None, may_strike: bool = True, hand: Hand | None = None, **kwargs
+    ):
         super().__init__(*args, **kwargs)
         self.info = info
         self.may_strike = may_strike
+        self.hand = hand
         self.record: dict | None = None
         self.built: dict | None = None  # the record the line or the fields gave, valid or not
         self.scores: list[int] | None = None
@@ -468,6 +479,8 @@ class HandForm(CleanTextFormMixin, forms.Form):
         if data.get("outcome") == "struck" and not self.history_reason(data):
             self.add_error("reason", _("Say why the hand is struck."))
             return data
+        if data.get("outcome") == "played" and self.refuse_lonely_kontras(data):
+            return data
         if data.get("outcome") == "manual":
             # The seat that sits out may stay empty where it scores 0; where he pays, he counts too.
             out = None if self.info.ruleset.sitting_out_pays else self.info.ruleset.sitting_out(data["dealer"], self.info.size)
@@ -479,6 +492,21 @@ class HandForm(CleanTextFormMixin, forms.Form):
         self.built = record = self.build_record(data)
         self.score(record, None)
         return data
+
+    def refuse_lonely_kontras(self, data: dict) -> bool:
+        """Put an error on every bonus's kontra set while its bonus is "—", naming the bonus (the
+        select's label, with its side where both sides have one): a kontra on nothing would
+        otherwise be dropped without a word. Asked of a played hand only: a struck hand or a
+        written row has no bonuses (the page hides them with the contract). Whether any was
+        refused."""
+        refused = False
+        for bonus, suffix, _teams in bonus_slots(self.info.ruleset):
+            kontra = f"bonus_kontra_{bonus.key}{suffix}"
+            if kontra in self.fields and data.get(kontra) and not data.get(f"bonus_{bonus.key}{suffix}"):
+                label = self.fields[f"bonus_{bonus.key}{suffix}"].label
+                self.add_error(kontra, _("A kontra on %(bonus)s needs the bonus: choose it, or set its kontra to —.") % {"bonus": label})
+                refused = True
+        return refused
 
     def clean_line(self, data: dict) -> dict:
         """The hand from the quick line. The fields only mirror the line, so what they hold cannot
@@ -511,8 +539,10 @@ class HandForm(CleanTextFormMixin, forms.Form):
     def score(self, record: dict, field: str | None, checked: bool = False) -> None:
         """Check and settle ``record`` at the table, once per request: the save reuses
         ``settlement``; ``checked``: the notation checked it already. A refusal goes to ``field``
-        (``None``: the whole form)."""
+        (``None``: the whole form). A change of a struck hand by a user who may not strike is
+        refused so too (:func:`~scoring.services.hands.refuse_strike_change`)."""
         try:
+            refuse_strike_change(record, self.hand, self.may_strike)
             if checked:
                 self.settlement = self.info.ruleset.settle_valid(record, self.info.size, self.info.history())
             else:

@@ -1,4 +1,4 @@
-"""Raw rows: transcribe a paper score sheet, one hand per line (issues 5 and 13).
+"""Raw rows: transcribe a paper score sheet into a table's hands, one hand per line, all or none.
 
 A director types or pastes the numbers of a score sheet as written, or the hands in notation, the
 whole sheet in one go::
@@ -29,7 +29,8 @@ already on the table. The rows are checked the way ``hand-record.md`` "The score
 :meth:`variants.checks.HandCheck.check_manual` check a manual row: the row sums to 0 where the
 ruleset is zero-sum (a Schreibfehler otherwise), the seat that sits out scores 0 unless the ruleset
 lets him pay (Cego), and the sheet has no more lines than the table has hands left in the round.
-Only a director may strike a hand (``--``): a scorer's sheet with one is refused by line. The
+Only a director may strike a hand (``--``): a scorer's sheet with one is refused by line, and
+the hand commands refuse it again (:func:`scoring.services.hands.refuse_strike_change`). The
 sheet is all or nothing: one bad line and nothing is saved. A line holding a character no typed
 text may hold (a null or other control character; in notation lines the names and notes also
 refuse direction and invisible characters, :mod:`tournaments.text`) is refused first, naming the
@@ -471,7 +472,7 @@ def save_raw_rows(table: Table, text: str, user=None, cumulative: bool = False, 
             if record is None:
                 record = {"dealer": (first_dealer + k) % info.size, "outcome": "manual", "scores": list(row), "note": NOTE}
             try:
-                saved.append(save_hand(table, record, user, reason=_("transcribed from the paper sheet")))
+                saved.append(save_hand(table, record, user, reason=_("transcribed from the paper sheet"), may_strike=may_strike))
             except HandRejected as exc:  # not expected after the checks; reported against the line
                 raise RawRowsRejected(
                     [LineProblem(line, _("Line %(line)s: %(message)s") % {"line": line, "message": m}) for m in exc.messages]

@@ -2,8 +2,10 @@
 
 Thin: the form validates through the ruleset, :mod:`scoring.services` saves. Requests made by htmx
 get the sheet partial back (the sheet updates in place); others a redirect or the whole page.
-A scorer enters, edits and restores hands but never strikes one (:func:`may_strike`): the form,
-its preview, raw rows and the history's restore refuse a struck hand from him by name.
+A scorer enters, edits and restores hands but never strikes one, nor lifts a strike
+(:func:`may_strike`): the hand commands refuse it by name
+(:func:`scoring.services.hands.refuse_strike_change`), the form and its preview say so before
+saving, and the sheet and the history offer him no edit or restore of a struck hand.
 """
 
 import segno
@@ -26,7 +28,7 @@ from .board import build_board
 from .raw_rows import RawRowsRejected, save_raw_rows
 from .forms import HandForm, initial_from_record
 from .models import Hand, HandFlag
-from .services.display import strike_refused
+from .services.hands import strike_lift_refused
 from .services import (
     HandRejected,
     delete_hand,
@@ -46,7 +48,9 @@ from .views_public import sheet_context
 
 def preview_context(form: HandForm) -> dict:
     """What the preview under the quick line shows: the hand in words, its notation and row, or
-    the refusals; and for the page's script, which way to keep line and fields in step."""
+    the refusals (the line's, the form's, and those of the fields that name what they refuse, such
+    as a bonus's kontra without the bonus); and for the page's script, which way to keep line and
+    fields in step."""
     valid = form.is_valid()
     info = form.info
     built = form.built
@@ -64,6 +68,7 @@ def preview_context(form: HandForm) -> dict:
             *form.errors.get("outcome", []),
             *form.errors.get("note", []),
             *form.errors.get("reason", []),
+            *(e for name, errors in form.errors.items() if name.startswith("bonus_kontra_") for e in errors),
         ],
         "state": {
             "source": "line" if form.uses_line(form.data) else "fields",
@@ -101,6 +106,7 @@ def _save(request, form, table, hand=None):
             reason=form.change_reason,
             info=form.info,
             settlement=form.settlement,
+            may_strike=form.may_strike,
         )
     except HandRejected as rejected:
         for message in rejected.messages:
@@ -137,7 +143,7 @@ class HandPreviewView(RoleRequiredMixin, View):
         editing = whole_number(request.GET.get("edit"))
         hand = get_object_or_404(Hand, pk=editing, table=table) if editing is not None else None
         info = table_info(table, hand.record, hand.number) if hand else table_info(table)
-        form = HandForm(request.POST, info=info, may_strike=may_strike(request, table.round.tournament_id))
+        form = HandForm(request.POST, info=info, may_strike=may_strike(request, table.round.tournament_id), hand=hand)
         return render(request, "scoring/_preview.html", preview_context(form))
 
 
@@ -175,10 +181,14 @@ class HandEditView(RoleRequiredMixin, View):
         if hand.table.round.verified_at is not None:
             messages.error(request, _("Round %(number)s is verified: reopen it to change its hands.") % {"number": hand.table.round.number})
             return redirect(hand.table)
+        strikes = may_strike(request, hand.table.round.tournament_id)
+        if not strikes and hand.record.get("outcome") == "struck":
+            messages.error(request, strike_lift_refused(hand.number))
+            return redirect(hand.table)
         info = table_info(hand.table, hand.record, hand.number)
         line = info.ruleset.format_hand(hand.record, info.size)
         initial = {**initial_from_record(hand.record, info.size, info.ruleset), "version": hand.version, "quick": line, "quick_was": line}
-        form = HandForm(info=info, initial=initial, may_strike=may_strike(request, hand.table.round.tournament_id))
+        form = HandForm(info=info, initial=initial, may_strike=strikes, hand=hand)
         return render_sheet(request, hand.table, form, editing=hand)
 
     def post(self, request, pk):
@@ -186,7 +196,7 @@ class HandEditView(RoleRequiredMixin, View):
         if hand is None:
             return gone(request, pk)
         info = table_info(hand.table, hand.record, hand.number)
-        form = HandForm(request.POST, info=info, may_strike=may_strike(request, hand.table.round.tournament_id))
+        form = HandForm(request.POST, info=info, may_strike=may_strike(request, hand.table.round.tournament_id), hand=hand)
         if form.is_valid() and _save(request, form, hand.table, hand):
             messages.success(request, _("Hand %(number)s changed.") % {"number": hand.number})
             return render_sheet(request, hand.table) if request.htmx else redirect(hand.table)
@@ -220,8 +230,9 @@ class HandDeleteView(RoleRequiredMixin, View):
 
 class HandHistoryView(RoleRequiredMixin, TemplateView):
     """Every version of a hand: who, when, why, what it scored. An earlier version can be
-    restored while the round is open, and by a scorer only where it is not a struck hand; where
-    none can be, the page says why instead of offering a button that would be refused."""
+    restored while the round is open, and by a scorer only where neither it nor the hand as it is
+    now is struck (:func:`scoring.services.hands.refuse_strike_change`); where none can be, the
+    page says why instead of offering a button that would be refused."""
 
     required_role = Level.SCORER
     tournament_from = ("hand", "pk")
@@ -233,9 +244,11 @@ class HandHistoryView(RoleRequiredMixin, TemplateView):
         info = table_info(hand.table)
         strikes = may_strike(self.request, hand.table.round.tournament_id)
         locked = hand.table.round.verified_at is not None
+        is_struck = hand.record.get("outcome") == "struck"  # the hand as it is now
         versions = []
         for i, v in enumerate(hand.history.select_related("history_user")):  # the newest, the hand as it is, first
-            struck = v.record.get("outcome") == "struck"
+            # restoring it strikes the hand or lifts its strike: the director's call
+            struck = v.record.get("outcome") == "struck" or is_struck
             versions.append({
                 "version": v,
                 "label": describe(v.record, info.names, info.ruleset, v.scores),
@@ -251,6 +264,7 @@ class HandHistoryView(RoleRequiredMixin, TemplateView):
             "versions": versions,
             "locked": locked,
             "may_strike": strikes,
+            "lift_refused": strike_lift_refused(hand.number) if is_struck and not strikes and not locked else "",
         }
 
     def post(self, request, pk):
@@ -260,11 +274,8 @@ class HandHistoryView(RoleRequiredMixin, TemplateView):
         except (ValueError, Hand.history.model.DoesNotExist):
             messages.error(request, _("That version does not exist."))
             return redirect("scoring_director:hand_history", pk=pk)
-        if old.record.get("outcome") == "struck" and not may_strike(request, hand.table.round.tournament_id):
-            messages.error(request, strike_refused())
-            return redirect("scoring_director:hand_history", pk=pk)
         try:
-            restore_hand(hand, old.history_id, request.user)
+            restore_hand(hand, old.history_id, request.user, may_strike=may_strike(request, hand.table.round.tournament_id))
         except HandRejected as rejected:
             for message in rejected.messages:
                 messages.error(request, message)

@@ -4,6 +4,11 @@ Every hand is checked and settled by the tournament's ruleset before it is store
 raises :class:`~scoring.services.errors.HandRejected` and nothing is written. The table row is
 locked while a hand is numbered, so numbers stay unique and gapless; a verified round refuses
 every change (:func:`~scoring.services.context.lock_open_table`).
+
+Striking a hand, and lifting a strike, is the tournament director's call: a user who may not
+strike (a scorer, ``may_strike`` off) can neither store a struck hand nor change a hand that is
+struck as it is now, by an edit or by restoring an earlier version (:func:`refuse_strike_change`).
+The entry form, the history's restore and raw rows all go through here, so the rule is kept once.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from tournaments.problems import translate_problem
 
 from ..models import Hand
 from .context import TableInfo, lock_open_table, table_info
-from .display import conflict_message, deleted_message
+from .display import conflict_message, deleted_message, strike_refused
 from .errors import HandConflict, HandRejected
 from .rescoring import refresh_seat_scores, rescore_table, stamp
 
@@ -34,6 +39,27 @@ def evaluate_record(info: TableInfo, record: dict):
     return scored.settlement
 
 
+def strike_lift_refused(number: int) -> str:
+    """Why a scorer may not change hand ``number``: it is struck, and only a director lifts that."""
+    return _(
+        "Hand %(number)s is struck by the director: only a tournament director may change it or restore another version of it."
+    ) % {"number": number}
+
+
+def refuse_strike_change(record: dict, current: Hand | None, may_strike: bool) -> None:
+    """Raise :class:`HandRejected` where a user who may not strike (``may_strike`` off: a scorer)
+    would store ``record`` in place of ``current`` (``None``: a new hand) and that touches a
+    strike: ``current`` is struck as it is now (:func:`strike_lift_refused`; a struck hand stays as
+    the director left it, whatever the new record), or ``record`` is a struck hand
+    (:func:`~scoring.services.display.strike_refused`)."""
+    if may_strike:
+        return
+    if current is not None and (current.record or {}).get("outcome") == "struck":
+        raise HandRejected([strike_lift_refused(current.number)])
+    if record.get("outcome") == "struck":
+        raise HandRejected([strike_refused()])
+
+
 def save_hand(
     table: Table,
     record: dict,
@@ -45,6 +71,7 @@ def save_hand(
     reason: str = "",
     info: TableInfo | None = None,
     settlement=None,
+    may_strike: bool = True,
 ) -> Hand:
     """Check, score and store ``record`` as the next hand of ``table`` or in place of ``hand``.
 
@@ -53,11 +80,15 @@ def save_hand(
     :class:`HandConflict` says what the other change was and nothing is written. Every save is a
     version in the hand's history with ``user`` and ``reason``. ``info``: the table's
     :class:`TableInfo` if the caller has it; ``settlement``: the record's settlement if the caller
-    checked it already in this request (the entry form), so it is checked once.
+    checked it already in this request (the entry form), so it is checked once. ``may_strike``:
+    whether the user may strike a hand or lift a strike (a director; off for a scorer).
 
-    Raises :class:`HandRejected` when the ruleset refuses the hand, the round is verified or the
-    table's hands are all played (the round's cap, or fewer if the director ended the table).
+    Raises :class:`HandRejected` when the ruleset refuses the hand, the round is verified, the
+    table's hands are all played (the round's cap, or fewer if the director ended the table), or
+    the user may not strike and the record is struck or the hand as it is now is struck
+    (:func:`refuse_strike_change`, checked under the lock against the stored hand).
     """
+    refuse_strike_change(record, None, may_strike)
     info = info or table_info(table, record if hand is not None else None, hand.number if hand is not None else None)
     settlement = settlement or evaluate_record(info, record)
     scores = list(settlement.row)
@@ -82,6 +113,7 @@ def save_hand(
                 raise HandConflict([deleted_message(hand)])
             if expected_version is not None and current.version != expected_version:
                 raise HandConflict([conflict_message(current, info, _("changed"))])
+            refuse_strike_change(record, current, may_strike)
             hand = current
             hand.version += 1
         if info.uses_history:
@@ -101,12 +133,17 @@ def save_hand(
     return hand
 
 
-def restore_hand(hand: Hand, history_id: int, user=None) -> Hand:
+def restore_hand(hand: Hand, history_id: int, user=None, may_strike: bool = True) -> Hand:
     """Save an earlier version of ``hand`` as its newest, checked and scored again under the
-    tournament's edition. Raises ``Hand.history.model.DoesNotExist`` or :class:`HandRejected`."""
+    tournament's edition. ``may_strike`` off (a scorer): a struck version, or any version of a hand
+    struck as it is now, is refused (:func:`refuse_strike_change`). Raises
+    ``Hand.history.model.DoesNotExist`` or :class:`HandRejected`."""
     old = hand.history.get(history_id=history_id)
     when = date_format(timezone.localtime(old.history_date), "SHORT_DATETIME_FORMAT")
-    return save_hand(hand.table, old.record, user, hand=hand, reason=_("restored the version of %(when)s") % {"when": when})
+    return save_hand(
+        hand.table, old.record, user, hand=hand, may_strike=may_strike,
+        reason=_("restored the version of %(when)s") % {"when": when},
+    )
 
 
 def delete_hand(hand: Hand, user=None, reason: str = "") -> None:
