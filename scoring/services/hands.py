@@ -81,7 +81,9 @@ def save_hand(
     version in the hand's history with ``user`` and ``reason``. ``info``: the table's
     :class:`TableInfo` if the caller has it; ``settlement``: the record's settlement if the caller
     checked it already in this request (the entry form), so it is checked once. ``may_strike``:
-    whether the user may strike a hand or lift a strike (a director; off for a scorer).
+    whether the user may strike a hand or lift a strike (a director; off for a scorer). An edit
+    that changes neither the record nor the row (saved as it stands, the current version restored)
+    writes nothing: no version in the history, so the players' confirmation of the sheet holds.
 
     Raises :class:`HandRejected` when the ruleset refuses the hand, the round is verified, the
     table's hands are all played (the round's cap, or fewer if the director ended the table), or
@@ -115,7 +117,6 @@ def save_hand(
                 raise HandConflict([conflict_message(current, info, _("changed"))])
             refuse_strike_change(record, current, may_strike)
             hand = current
-            hand.version += 1
         if info.uses_history:
             # Settled again under the lock, after the earlier hands as they are now (its validity
             # does not depend on them: no second check).
@@ -123,6 +124,10 @@ def save_hand(
             own = {k: v for k, v in record.items() if k != "seats"}
             scores = list(info.ruleset.settle_valid(own, info.size, info.history()).row)
             scores = info.widen(scores) if info.reduced else scores
+        if hand.pk is not None:
+            if hand.record == record and hand.scores == scores:
+                return hand  # saved as it stands (or its current version restored): nothing changed
+            hand.version += 1
         hand.record = record
         hand.scores = scores
         stamp(hand, user, reason)

@@ -1,7 +1,8 @@
 """A sheet confirmation belongs to the sheet as it was: any later change to the table's hands (an
 edit, a new hand, a deletion, a strike, a restored version, raw rows, a re-scoring) voids it
 visibly — on the board, the director's sheet and the private sheet — until the players confirm
-again; an archive keeps what was confirmed. The private sheet keeps "Your name" after Confirm."""
+again; an archive keeps what was confirmed. The private sheet keeps "Your name" after Confirm, and
+a page opened before a change confirms nothing: the players see the sheet as it is now first."""
 
 import gzip
 import hashlib
@@ -24,7 +25,8 @@ from scoring.services import (
     restore_hand,
     save_hand,
 )
-from scoring.services.tables import confirmation_state, confirmation_states, sheet_versions
+from scoring.services import tables as table_services
+from scoring.services.tables import SheetChanged, confirmation_state, confirmation_states, sheet_versions
 from tournaments import backup, services
 from tournaments.backup import BackupRefused, export_tournament, restore
 
@@ -107,6 +109,13 @@ def test_another_tables_change_leaves_this_confirmation_standing(make_tournament
     assert sheet_versions(table__round__tournament=t).keys() == {one.pk, two.pk}
 
 
+def confirm(client, url, name, **more):
+    """Open the private sheet at ``url`` and tap Confirm with ``name``, as a player does: the post
+    carries the version of the sheet the page showed."""
+    version = client.get(url).context["sheet_version"]
+    return client.post(url, {"confirm": "1", "name": name, "sheet_version": str(version), **more})
+
+
 def cells(page) -> str:
     """The board's cells (without its legend, which names both marks)."""
     return page.content.decode().split('class="board"')[1].split("</div>")[0]
@@ -156,7 +165,7 @@ def test_the_private_sheet_says_the_sheet_changed_and_offers_confirm_again(confi
     save_hand(confirmed, DREIER_BY_2)
     page = players.get(url).content.decode()
     assert "Changed after confirmation." in page and "Confirm again" in page
-    assert players.post(url, {"confirm": "1", "name": "Anna"}).status_code == 302
+    assert confirm(players, url, "Anna").status_code == 302
     page = players.get(url).content.decode()
     assert "Changed after confirmation" not in page and "with 3 hands" in page
 
@@ -174,14 +183,14 @@ def test_the_private_sheet_keeps_your_name_after_confirm(four_table, english):
     url = reverse("scoring:private_sheet", args=[four_table.token])
     phone = Client()
     assert 'value="Anna Huber"' not in phone.get(url).content.decode()
-    assert phone.post(url, {"confirm": "1", "name": "Anna Huber"}).status_code == 302
+    assert confirm(phone, url, "Anna Huber").status_code == 302
     assert 'value="Anna Huber"' in phone.get(url).content.decode()
     # … on the next round's table too (the browser's, not the table's): not on a tablemate's phone
     other = services.draw_next_round(four_table.round.tournament, seed=8).tables.get()
     assert 'value="Anna Huber"' in phone.get(reverse("scoring:private_sheet", args=[other.token])).content.decode()
     assert 'value="Anna Huber"' not in Client().get(url).content.decode()
     # confirmed without a name: forgotten
-    phone.post(url, {"confirm": "1", "name": ""})
+    assert confirm(phone, url, "").status_code == 302
     assert 'value="Anna Huber"' not in phone.get(url).content.decode()
 
 
@@ -190,9 +199,96 @@ def test_a_refused_flag_keeps_the_name_in_the_confirm_form(four_table, english):
     hand = save_hand(four_table, DREIER_WON)
     url = reverse("scoring:private_sheet", args=[four_table.token])
     phone = Client()
-    phone.post(url, {"confirm": "1", "name": "Anna"})
+    assert confirm(phone, url, "Anna").status_code == 302
     refused = phone.post(url, {"hand": hand.pk, "comment": ""})
     assert refused.status_code == 422 and 'value="Anna"' in refused.content.decode()
+
+
+# a page opened before a change ----------------------------------------------------------------
+
+STALE = "The sheet changed since you opened it: check it and confirm it again."
+
+
+@pytest.mark.django_db
+def test_a_page_opened_before_the_directors_edit_confirms_nothing(confirmed, english):
+    """The players open the private sheet, the director edits the hand they flagged, they tap
+    Confirm on the page they still have: nothing is confirmed, the page comes again with the
+    sheet as it is now, says why and keeps the name; confirmed from that page, it holds."""
+    players = Client()
+    url = reverse("scoring:private_sheet", args=[confirmed.token])
+    opened = players.get(url)
+    seen = opened.context["sheet_version"]
+    assert f'name="sheet_version" value="{seen}"' in opened.content.decode()
+    save_hand(confirmed, DREIER_LOST, hand=first(confirmed), reason="Partner vergessen")
+
+    answer = players.post(url, {"confirm": "1", "name": "Berta Gruber", "sheet_version": str(seen)})
+    assert answer.status_code == 409
+    assert SheetConfirmation.objects.filter(table=confirmed).count() == 1  # Anna's, before the edit
+    assert confirmation_state(confirmed).changed
+    page = answer.content.decode()
+    assert STALE in page and 'value="Berta Gruber"' in page
+    assert "Changed after confirmation." in page and "Confirm again" in page
+    now = answer.context["sheet_version"]
+    assert now == seen + 1 and f'name="sheet_version" value="{now}"' in page
+    assert answer.context["sheet"].rows[0].hand.record["won"] is False  # the edited hand is shown
+
+    assert players.post(url, {"confirm": "1", "name": "Berta Gruber", "sheet_version": str(now)}).status_code == 302
+    state = confirmation_state(confirmed)
+    assert state.current and state.name == "Berta Gruber"
+    assert STALE not in players.get(url).content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("version", [None, "", "abc", "²", "-1", "99"], ids=["absent", "empty", "word", "superscript", "negative", "unknown"])
+def test_a_confirmation_without_the_version_its_page_showed_confirms_nothing(four_table, english, version):
+    """A page from before pages carried the sheet's version (or a post that says none it could
+    have shown) is taken as a page of an older sheet."""
+    save_hand(four_table, DREIER_WON)
+    url = reverse("scoring:private_sheet", args=[four_table.token])
+    data = {"confirm": "1", "name": "Anna"}
+    if version is not None:
+        data["sheet_version"] = version
+    answer = Client().post(url, data)
+    assert answer.status_code == 409 and STALE in answer.content.decode()
+    assert not SheetConfirmation.objects.exists()
+
+
+@pytest.mark.django_db
+def test_confirm_sheet_compares_the_version_seen_under_the_tables_lock(confirmed):
+    seen = sheet_versions(table_id=confirmed.pk)[confirmed.pk][0]
+    save_hand(confirmed, DREIER_BY_2)
+    for stale in (seen, None):
+        with pytest.raises(SheetChanged) as refused:
+            confirm_sheet(confirmed, "Berta", stale)
+        assert (refused.value.seen, refused.value.version) == (stale, seen + 1)
+    assert SheetConfirmation.objects.filter(table=confirmed).count() == 1
+    confirm_sheet(confirmed, "Berta", seen + 1)
+    state = confirmation_state(confirmed)
+    assert state.current and (state.name, state.hands) == ("Berta", 3)
+
+
+@pytest.mark.django_db
+def test_the_board_reads_the_hand_history_of_the_confirmed_tables_only(make_tournament, monkeypatch):
+    """The board polls every few seconds: the history of tables nobody confirmed is not read."""
+    from scoring.board import build_board
+
+    t = make_tournament(players=12)
+    tables = list(services.draw_next_round(t, seed=3).tables.order_by("number"))
+    for table in tables:
+        save_hand(table, {"dealer": table.first_dealer, "contract": "dreier", "declarer": 1, "won": True})
+    confirm_sheet(tables[1], "Anna")
+    read = []
+    original = table_services.sheet_versions
+
+    def spy(**selection):
+        versions = original(**selection)
+        read.append(set(versions))
+        return versions
+
+    monkeypatch.setattr(table_services, "sheet_versions", spy)
+    board = build_board(t)
+    assert read == [{tables[1].pk}]
+    assert [c.confirmed is not None and c.confirmed.current for c in board.rounds[0].cells] == [False, True, False]
 
 
 # archives ------------------------------------------------------------------------------------
@@ -281,3 +377,15 @@ def test_the_directors_sheet_says_so_in_the_answer_to_his_save(director_client, 
     url = reverse("scoring_director:hand_create", args=[confirmed.pk])
     answer = director_client.post(url, data, headers={"HX-Request": "true"}).content.decode()
     assert answer.startswith('<div id="sheet">') and "Changed after confirmation" in answer
+
+
+@pytest.mark.django_db
+def test_an_edit_that_changes_nothing_leaves_the_confirmation_standing(confirmed):
+    """Opening a hand and saving it as it stands, or restoring the version it has, changes no hand
+    of the sheet the players confirmed: no new version, the confirmation holds."""
+    hand = first(confirmed)
+    versions = hand.history.count()
+    save_hand(confirmed, dict(hand.record), hand=hand, reason="nur angesehen")
+    restore_hand(first(confirmed), first(confirmed).history.latest().history_id)
+    assert first(confirmed).history.count() == versions and first(confirmed).version == hand.version
+    assert confirmation_state(confirmed).current
