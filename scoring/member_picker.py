@@ -16,6 +16,10 @@ select would.
   when the form is saved (:meth:`MemberPicker.value_from_datadict`); a name that is nobody's, or
   several candidates', is refused naming it (:class:`MemberChoiceField`), and stays typed.
 
+Only the ticked boxes carry ids. Whatever is typed in the search box is a name, digits too: "2"
+is the player called "2", never the candidate whose id is 2 (:class:`Typed` keeps the two apart
+from the post to the page shown again).
+
 The search compares as the register's does: every typed word is the start of a word of the name or
 club, case and accents folded, a hyphen or apostrophe separating words ("hofer-m" finds "Andreas
 Hofer-Mair").
@@ -74,17 +78,35 @@ def search(candidates: QuerySet, fields: tuple[str, str], query: str, limit: int
 
 
 def search_response(found: list[tuple[int, str]], more: bool) -> JsonResponse:
-    """The JSON the picker's script reads (see the module's docstring)."""
-    return JsonResponse({"results": [{"id": pk, "label": text} for pk, text in found], "more": more})
+    """The JSON the picker's script reads (see the module's docstring). Names and clubs found
+    for a signed-in organiser: ``Cache-Control: private, no-store`` keeps them out of shared
+    caches and off the disk of the browser."""
+    response = JsonResponse({"results": [{"id": pk, "label": text} for pk, text in found], "more": more})
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def is_id(value) -> bool:
+    """Whether ``value`` (a ticked box's value) reads as a database id: ASCII digits only ("17";
+    not "²" or "٣", which ``str.isdigit`` accepts and ``int`` does not all read)."""
+    text = str(value)
+    return text.isascii() and text.isdigit()
+
+
+class Typed(str):
+    """A name typed in the search box that was not resolved to one candidate: kept apart from the
+    ticked ids however it reads ("2", "²"), refused by :class:`MemberChoiceField` and shown again
+    in the box by :meth:`MemberPicker.render`."""
 
 
 class MemberChoiceField(forms.ModelMultipleChoiceField):
-    """The members as :class:`MemberPicker` posts them: ids, and names typed without JavaScript
-    that were not resolved to one candidate, each refused in the order typed, saying whether
-    nobody or several candidates have that name."""
+    """The members as :class:`MemberPicker` posts them: ticked ids, and names typed without
+    JavaScript that were not resolved to one candidate (:class:`Typed`), each refused in the order
+    typed, saying whether nobody or several candidates have that name. A ticked value that is not
+    an id is refused as the field's own check words it ("“x” is not a valid value.")."""
 
     def clean(self, value):
-        typed = [v for v in (value or []) if not str(v).isdigit()]
+        typed = [v for v in (value or []) if isinstance(v, Typed)]
         if typed:
             found = self.widget.resolve(typed)
             errors = [
@@ -94,6 +116,9 @@ class MemberChoiceField(forms.ModelMultipleChoiceField):
                 for text in typed
             ]
             raise forms.ValidationError(errors)
+        for ticked in value or []:
+            if not is_id(ticked):  # "٣" would read as 3 to the database: only what the page ticks counts
+                raise forms.ValidationError(self.error_messages["invalid_pk_value"], code="invalid_pk_value", params={"pk": ticked})
         return super().clean(value)
 
 
@@ -122,12 +147,12 @@ class MemberPicker(forms.SelectMultiple):
     def value_from_datadict(self, data, files, name):
         """The ticked ids, and for each name typed in the search box without JavaScript (";"
         between names) the id of the one candidate of that name (or "name (club)"); a name that
-        is nobody's or several candidates' stays as typed, for :class:`MemberChoiceField` to
-        refuse naming it."""
+        is nobody's or several candidates' stays as typed (:class:`Typed`, digits or not), for
+        :class:`MemberChoiceField` to refuse naming it."""
         chosen = list(data.getlist(name)) if hasattr(data, "getlist") else list(data.get(name) or [])
         typed = [t.strip() for t in (data.get(f"{name}_add") or "").split(";") if t.strip()]
         for text, pks in self.resolve(typed).items() if typed else ():
-            chosen.append(str(next(iter(pks))) if len(pks) == 1 else text)
+            chosen.append(str(next(iter(pks))) if len(pks) == 1 else Typed(text))
         return chosen
 
     def value_omitted_from_data(self, data, files, name):
@@ -136,9 +161,9 @@ class MemberPicker(forms.SelectMultiple):
     def render(self, name, value, attrs=None, renderer=None):
         final = self.build_attrs(self.attrs, attrs)
         id_ = final.get("id") or f"id_{name}"
-        values = [str(v) for v in (value or []) if v not in (None, "")]
-        ids = [int(v) for v in values if v.isdigit()]
-        typed = [v for v in values if not v.isdigit()]  # names typed and refused: shown again
+        values = [v for v in (value or []) if v not in (None, "")]
+        typed = [v for v in values if isinstance(v, Typed)]  # names typed and refused: shown again
+        ids = [int(v) for v in values if not isinstance(v, Typed) and is_id(v)]  # a ticked value not an id: refused, not shown
         name_field, club_field = self.fields
         candidates = self.candidates()
         chosen = list(candidates.filter(pk__in=ids).order_by(name_field, club_field, "pk").values_list("pk", name_field, club_field))
