@@ -2,12 +2,15 @@
 server error keeps its traceback; no log line holds the key of a reset or sign-in link; and
 ``/favicon.ico`` answers with the site's icon instead of a 404."""
 
+import datetime
 import io
 import logging
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
+from gunicorn.glogging import SafeAtoms
 from PIL import Image
 
 from config.log_filters import HIDDEN, SIGN_IN_HIDDEN, redact
@@ -63,12 +66,47 @@ def test_a_suspicious_request_is_one_line_too(server_log, settings):
 
 
 def test_no_log_line_holds_the_key_of_a_link():
-    from config.access_log import redact as access_log_redact  # gunicorn's access log hides the same
-
     assert redact("Gone: /accounts/sign-in/Q2x7-abc_DEF/") == f"Gone: {SIGN_IN_HIDDEN}"
-    assert access_log_redact("GET /accounts/sign-in/Q2x7-abc_DEF/ HTTP/1.1") == f"GET {SIGN_IN_HIDDEN} HTTP/1.1"
     assert redact("GET /accounts/reset/MQ/cj4k2m-abc/ HTTP/1.1") == f"GET {HIDDEN} HTTP/1.1"
     assert redact("GET /accounts/sign-in/ HTTP/1.1") == "GET /accounts/sign-in/ HTTP/1.1"  # no key in it
+
+
+SIGN_IN_KEY = "Q2x7-abc_DEF0123456789ghijklmnopqrstuvwxyz0"
+RESET_TOKEN = "cj4k2m-5f0e8d2a9b1c7e3f4a6b"
+
+
+def test_gunicorns_access_log_holds_no_key_of_a_link():
+    """gunicorn's access log (config.access_log.RedactingLogger, the logger_class scripts/serve
+    starts gunicorn with): a sign-in link opened from a page whose address was a reset link. Its
+    path, request line, Referer (as a header and in the environment) and a Location answered are
+    each logged with ``…`` in place of the keys, whatever the format prints."""
+    from gunicorn.config import Config
+
+    from config.access_log import RedactingLogger
+
+    sign_in = f"/accounts/sign-in/{SIGN_IN_KEY}/"
+    reset = f"https://tarock.example.org/accounts/reset/MQ/{RESET_TOKEN}/"
+    environ = {
+        "REMOTE_ADDR": "192.0.2.7",
+        "REQUEST_METHOD": "GET",
+        "RAW_URI": sign_in + "?from=qr",
+        "PATH_INFO": sign_in,
+        "QUERY_STRING": "from=qr",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_REFERER": reset,
+        "HTTP_USER_AGENT": "Mozilla/5.0 (Android)",
+    }
+    request = SimpleNamespace(headers=[("HOST", "tarock.example.org"), ("REFERER", reset)])
+    response = SimpleNamespace(status="302 Found", sent=0, headers=[("Location", f"/accounts/reset/MQ/{RESET_TOKEN}/")])
+    logger = RedactingLogger(Config())
+    atoms = logger.atoms(response, request, environ, datetime.timedelta(milliseconds=12))
+    logged = "\n".join(str(value) for value in atoms.values())
+    assert SIGN_IN_KEY not in logged and RESET_TOKEN not in logged, logged
+    assert atoms["r"] == f"GET {SIGN_IN_HIDDEN}?from=qr HTTP/1.1" and atoms["U"] == SIGN_IN_HIDDEN
+    assert atoms["f"] == atoms["{referer}i"] == atoms["{http_referer}e"] == f"https://tarock.example.org{HIDDEN}"
+    assert atoms["{location}o"] == HIDDEN
+    line = Config().access_log_format % SafeAtoms(atoms)  # gunicorn's default format, as logged
+    assert SIGN_IN_HIDDEN in line and SIGN_IN_KEY not in line and RESET_TOKEN not in line
 
 
 @pytest.mark.django_db
