@@ -124,11 +124,20 @@ def forget_replaced(user) -> None:
     _forget(user)
 
 
-def one_time_refusal(tournament: Tournament, by, user) -> str | None:
+# What one_time_refusal is asked about: a one-time password, or a sign-in link
+# (tournaments.sign_in_links), under the same rules.
+ONE_TIME_PASSWORD = "password"
+SIGN_IN_LINK = "link"
+
+
+def one_time_refusal(tournament: Tournament, by, user, what: str = ONE_TIME_PASSWORD) -> str | None:
     """Why ``by`` may not set a one-time password for ``user`` in ``tournament`` (translated), or
-    ``None`` when he may (see the module's rules)."""
+    ``None`` when he may (see the module's rules). ``what`` is :data:`ONE_TIME_PASSWORD` or
+    :data:`SIGN_IN_LINK` (the same rules; a refusal that names the thing names that one)."""
     name = user.get_username()
     if by is None or role_of(by, tournament.pk) != Level.ORGANISER:
+        if what == SIGN_IN_LINK:
+            return _("Only an organiser of this tournament makes sign-in links.")
         return _("Only an organiser of this tournament sets one-time passwords.")
     if user.pk == by.pk:
         return _("Not for yourself: log out and use “Forgotten your password?”, or ask the site administrator.")

@@ -4,7 +4,8 @@ a shell or the admin.
 
 **Making one.** On a tournament's Roles page its organiser makes a link for a user who holds a role
 there (:func:`make_link`); the rules of who may get one are those of a one-time password
-(:func:`tournaments.passwords.one_time_refusal`: not himself, nobody who may do more than he may).
+(:func:`tournaments.passwords.one_time_refusal` with :data:`~tournaments.passwords.SIGN_IN_LINK`,
+so that a refusal names the link: not himself, nobody who may do more than he may).
 A link is made at once for an account the organiser creates by giving it a role
 (:func:`tournaments.roles.give_role` with ``create=True``). The page shows the link once, with a QR
 code for a phone to scan from the organiser's screen; a new link voids the one before (one per
@@ -14,7 +15,9 @@ user, :class:`~tournaments.models.SignInLink`).
 random *secret*; the key is a keyed digest of it (:func:`key_of`, ``SECRET_KEY``), and the database
 keeps only a keyed digest of the key (:func:`key_check`). The secret waits in the organiser's
 session until the Roles page has shown the link once, so neither the database nor the session
-alone tells the key. The server's logs hide it (:mod:`config.log_filters`).
+alone tells the key. The server's logs hide it (:mod:`config.log_filters`), and no answer to the
+link lets a browser send its address on as a Referer or a ``next``
+(:func:`tournaments.views_accounts.no_referrer`, :func:`~tournaments.views_accounts.refused_link`).
 
 **Using one.** Opening the link (:class:`tournaments.views_accounts.SignInLinkView`) logs nobody in
 and uses nothing up (a messenger's preview opening it changes nothing): a valid link gives this
@@ -101,7 +104,7 @@ def make_link(tournament: Tournament, role_id: int | None, by) -> tuple:
         if role is None:
             raise LinkRefused(_("That user holds no role in this tournament (any more)."))
         user = get_user_model().objects.select_for_update().get(pk=role.user_id)
-        refused = passwords.one_time_refusal(tournament, by, user)
+        refused = passwords.one_time_refusal(tournament, by, user, passwords.SIGN_IN_LINK)
         if refused:
             raise LinkRefused(refused)
         secret = new_secret()
@@ -164,7 +167,7 @@ def refusal(link: SignInLink | None, now: datetime.datetime) -> str | None:
         ) % {"hours": hours} + " " + ask
     by = get_user_model().objects.filter(pk=link.made_by_id).first()
     tournament = Tournament.objects.filter(pk=link.tournament_id).first()
-    if by is None or tournament is None or passwords.one_time_refusal(tournament, by, link.user) is not None:
+    if by is None or tournament is None or passwords.one_time_refusal(tournament, by, link.user, passwords.SIGN_IN_LINK) is not None:
         return _(
             "This sign-in link works no more: your rights, or those of the organiser who made it, have changed since."
         ) + " " + ask

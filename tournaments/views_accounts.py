@@ -3,6 +3,7 @@ one instead of logging in), a one-time sign-in link (:mod:`tournaments.sign_in_l
 the same choice), choosing that password, and the password reset, which sends a link only through
 a real mail server (:mod:`tournaments.passwords`)."""
 
+import functools
 import time
 
 from django.conf import settings
@@ -66,21 +67,60 @@ class LoginView(auth_views.LoginView):
 
 
 REFUSED_LINK_TEMPLATE = "registration/sign_in_link_refused.html"
+# Where the refused page's "Log in" and language switch lead back to: the tournament list, not the
+# page's own address, which may be a link's (a key to an account).
+REFUSED_LINK_NEXT = "/"
+
+
+class _SeenAt:
+    """``request`` as a template sees it, but at ``path``: the layout's "Log in" link
+    (``?next=`` ``request.path``) and its language switch (``next`` = ``request.get_full_path``)
+    lead back to ``path``. Everything else is the request's own."""
+
+    def __init__(self, request, path: str):
+        self._request = request
+        self.path = self.path_info = path
+
+    def get_full_path(self, force_append_slash=False):
+        return self.path
+
+    def __getattr__(self, name):
+        return getattr(self._request, name)
 
 
 def refused_link(request, message):
-    """The page of a sign-in link that does not work (any more): why, and what to do; 410 Gone."""
-    return render(request, REFUSED_LINK_TEMPLATE, {"refused": message}, status=410)
+    """The page of a sign-in link that does not work (any more): why, and what to do; 410 Gone.
+    Its "Log in" link and language switch lead to the tournament list (:data:`REFUSED_LINK_NEXT`)
+    rather than back here: the page's address may hold the link's key, which must not travel on
+    as ``next`` (into the login page's address, a Referer, a log)."""
+    context = {"refused": message, "request": _SeenAt(request, REFUSED_LINK_NEXT)}
+    return render(request, REFUSED_LINK_TEMPLATE, context, status=410)
 
 
-@method_decorator(never_cache, name="dispatch")
+def no_referrer(view):
+    """``view`` with ``Referrer-Policy: no-referrer`` on each of its responses: a page whose
+    address holds a key to an account must not send that address as the Referer of its
+    stylesheet, script and icon requests or of a link followed from it (Django's default policy,
+    ``same-origin``, would send it to this site, into any proxy's access log)."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        response["Referrer-Policy"] = "no-referrer"
+        return response
+
+    return wrapped
+
+
+@method_decorator([no_referrer, never_cache], name="dispatch")
 class SignInLinkView(View):
     """``/accounts/sign-in/<key>/``, a one-time sign-in link an organiser made
     (:mod:`tournaments.sign_in_links`). A link that works gives this session the right to choose
     its user's password (:class:`ChoosePasswordView`, where choosing uses the link up and logs him
     in, then goes on to the link's tournament) and redirects there, so the key leaves the address
     bar; nothing is used up yet. A link used already, expired, voided or unknown is answered with a
-    page saying so (410)."""
+    page saying so (410). No response of it sends a Referer (:func:`no_referrer`): the key is in
+    its address."""
 
     def get(self, request, key):
         link = sign_in_links.find(key)

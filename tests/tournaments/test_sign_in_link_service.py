@@ -308,3 +308,41 @@ def test_a_deleted_tournament_takes_its_links_with_it(day, english):
     path = path_of(create_scorer(client, t))
     Tournament.objects.filter(pk=t.pk).delete()
     assert Client().get(path).status_code == 410
+
+
+def test_no_page_of_a_link_sends_its_key_on(day, english):
+    """The key is in the link's address: none of its answers lets a browser send that address as a
+    Referer (of the page's stylesheet, scripts and icon, or a link followed from it), and the
+    refused page's "Log in" link and language switch lead to the tournament list, not back to it."""
+    t, _olga, client = day
+    key = key_of(create_scorer(client, t))
+    path = reverse("sign_in_link", args=[key])
+    opened = Client().get(path)
+    assert opened.status_code == 302 and opened["Referrer-Policy"] == "no-referrer"
+    phone = Client()
+    phone.get(path)
+    choose(phone)
+    for refused in (Client().get(path), Client().get(reverse("sign_in_link", args=["a" * 43]))):
+        text = refused.content.decode()
+        assert refused.status_code == 410 and "This sign-in link" in text
+        assert refused["Referrer-Policy"] == "no-referrer"
+        assert key not in text and "a" * 43 not in text and "/accounts/sign-in/" not in text
+        assert f'href="{reverse("login")}?next=/"' in text  # the header's "Log in"
+        assert '<input name="next" type="hidden" value="/">' in text  # the language switch
+    # Other pages keep the site's policy.
+    assert Client().get(reverse("login"))["Referrer-Policy"] == "same-origin"
+
+
+def test_a_link_refused_to_a_non_organiser_says_sign_in_link(day, english):
+    t, _olga, _client = day
+    helper = User.objects.create_user("helfer", password="x-Passwort-1")
+    TournamentRole.objects.create(tournament=t, user=helper, level="director")
+    karl = User.objects.create_user("karl", password="karl-Passwort-1")
+    role = TournamentRole.objects.create(tournament=t, user=karl, level="scorer")
+    with pytest.raises(sign_in_links.LinkRefused) as refused:
+        sign_in_links.make_link(t, role.pk, helper)
+    assert refused.value.message == "Only an organiser of this tournament makes sign-in links."
+    with pytest.raises(passwords.PasswordRefused) as refused:
+        passwords.set_one_time_password(t, role.pk, helper)
+    assert refused.value.message == "Only an organiser of this tournament sets one-time passwords."
+    assert not SignInLink.objects.exists()
