@@ -63,9 +63,12 @@ OPTIONS = (
 )
 
 NOTATION_EXAMPLES = (
-    # valid whatever the options: the dealer (seat 1) scores 0, as he would sitting out
+    # valid whatever the options: the dealer (seat 1) scores 0, as he would sitting out; the card
+    # shows those of the game's own table (three seats in a three-handed game, four otherwise)
     (4, {"dealer": 0, "outcome": "manual", "scores": [0, 30, -10, -20]}),
     (4, {"dealer": 1, "outcome": "struck", "note": "misdealt"}),
+    (3, {"dealer": 0, "outcome": "manual", "scores": [0, 20, -20]}),
+    (3, {"dealer": 1, "outcome": "struck", "note": "misdealt"}),
 )
 
 
@@ -86,7 +89,6 @@ class FreeScoringRuleset(Ruleset):
     contracts = ()
     bonuses = ()
     option_specs = OPTIONS
-    notation_example_hands = NOTATION_EXAMPLES
     default_rounds = 3
     default_round_minutes = None
     tiebreaks = ("best_rounds", "lots")
@@ -123,6 +125,12 @@ class FreeScoringRuleset(Ruleset):
         if self.sitting_out(0, table_size) is not None:
             return base * table_size // self.game_size
         return base
+
+    @property
+    def notation_example_hands(self) -> tuple[tuple[int, dict], ...]:
+        """The examples at the game's own table: rows of three in a three-handed game, of four
+        otherwise (a row of four on the card of a three-handed game would show a seat nobody has)."""
+        return tuple((size, record) for size, record in NOTATION_EXAMPLES if size == self.game_size)
 
     def rules_summary(self) -> list[Problem]:
         """How the tournament scores, with its options, for the rules page."""

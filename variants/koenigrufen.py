@@ -72,7 +72,7 @@ NOTATION_EXAMPLES = (
     (4, {"dealer": 1, "contract": "piccolo", "declarer": 2, "won": True}),
     (4, {"dealer": 2, "contract": "dreier", "declarer": 0, "revoke": 1}),
     (4, {"dealer": 0, "outcome": "manual", "scores": [5, -15, 5, 5]}),
-    (4, {"dealer": 0, "outcome": "struck"}),
+    (4, {"dealer": 0, "outcome": "struck", "note": "misdealt"}),
 )
 
 

@@ -47,13 +47,8 @@ STRUCK_WITHOUT_NOTE = (
     "the struck example '--' has no note, and the sheet asks why a hand is struck "
     "(variants/koenigrufen.py NOTATION_EXAMPLES: give it a note, '-- # misdealt')"
 )
-KNOWN_WRONG_ON_THE_CARD = {("free-scoring", "rows"): FREE_FOUR_SEATS}
-KNOWN_WRONG_AT_A_TABLE = {
-    ("free-scoring", "rows"): FREE_FOUR_SEATS,
-    ("tiroler-tarockcup", "2019/20"): STRUCK_WITHOUT_NOTE,
-    ("wiener-tarockcup", "2020"): STRUCK_WITHOUT_NOTE,
-    ("wiener-tarockcup", "2009"): STRUCK_WITHOUT_NOTE,
-}
+KNOWN_WRONG_ON_THE_CARD: dict = {}
+KNOWN_WRONG_AT_A_TABLE: dict = {}
 
 
 def editions(known: dict) -> list:
