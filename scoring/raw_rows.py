@@ -56,7 +56,7 @@ from django.utils.translation import ngettext
 
 from tournaments.models import Table
 from tournaments.problems import translate_problem
-from tournaments.text import line_problems
+from tournaments.text import line_problems, quoted
 from variants import InvalidHand
 
 from .models import Hand
@@ -157,7 +157,7 @@ def _read_line(number: int, line: str, size: int) -> tuple[list[int] | None, Lin
             "Line %(line)s: %(words)s is not a whole number.",
             "Line %(line)s: %(words)s are not whole numbers.",
             len(bad),
-        ) % {"line": number, "words": ", ".join(f"“{w}”" for w in bad)}
+        ) % {"line": number, "words": ", ".join(quoted(w) for w in bad)}
         return None, LineProblem(number, message)
     row = [int(w) for w in words]
     large = [n for n in row if abs(n) > MAX_NUMBER]
@@ -374,7 +374,7 @@ def numbers_rule(ruleset) -> str:
         "Write the hand with the contract in letters (“%(letters)s …” for “%(code)s …”) or the scores after “=” "
         "(“= %(code)s …”). Running totals are always read as numbers."
     ) % {
-        "codes": ", ".join(f"“{code}”" for code in codes),
+        "codes": ", ".join(quoted(code) for code in codes),
         "letters": letter_code(ruleset.notation, contract),
         "code": first,
     }
