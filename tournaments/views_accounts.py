@@ -72,28 +72,12 @@ REFUSED_LINK_TEMPLATE = "registration/sign_in_link_refused.html"
 REFUSED_LINK_NEXT = "/"
 
 
-class _SeenAt:
-    """``request`` as a template sees it, but at ``path``: the layout's "Log in" link
-    (``?next=`` ``request.path``) and its language switch (``next`` = ``request.get_full_path``)
-    lead back to ``path``. Everything else is the request's own."""
-
-    def __init__(self, request, path: str):
-        self._request = request
-        self.path = self.path_info = path
-
-    def get_full_path(self, force_append_slash=False):
-        return self.path
-
-    def __getattr__(self, name):
-        return getattr(self._request, name)
-
-
 def refused_link(request, message):
     """The page of a sign-in link that does not work (any more): why, and what to do; 410 Gone.
     Its "Log in" link and language switch lead to the tournament list (:data:`REFUSED_LINK_NEXT`)
     rather than back here: the page's address may hold the link's key, which must not travel on
     as ``next`` (into the login page's address, a Referer, a log)."""
-    context = {"refused": message, "request": _SeenAt(request, REFUSED_LINK_NEXT)}
+    context = {"refused": message, "here": REFUSED_LINK_NEXT}  # the layout's "next" (base.html)
     return render(request, REFUSED_LINK_TEMPLATE, context, status=410)
 
 
