@@ -32,6 +32,7 @@ class Entry:
     victory: list[float | None] | None = None  # table points per round where the ruleset ranks by them
     provisional: list[bool] = field(default_factory=list)  # per round: its table points may still change
     playing: list[bool] = field(default_factory=list)  # per round: his table still plays it (the score may change)
+    missed: list[bool] = field(default_factory=list)  # per round: over for him without a score (drawn without a seat for him, his table ended without a hand)
 
     @property
     def round_cells(self) -> list[tuple[int | None, object, bool]]:
@@ -83,20 +84,23 @@ class BestRounds:
         return tuple(-r for r in sorted((MISSING if r is None else r for r in entry.rounds), reverse=True))
 
     @staticmethod
-    def _ranked(entry: Entry) -> list[tuple[float, bool]]:
-        """``(score, still playing)`` per round, best first (a round not played last); of equal
-        scores a finished round comes first, so a comparison names a finished one if it can."""
+    def _ranked(entry: Entry) -> list[tuple[float, bool, bool]]:
+        """``(score, still playing, missed)`` per round, best first (a round without a score
+        last: one still to come before one missed); of equal scores a finished round comes
+        first, so a comparison names a finished one if it can."""
         playing = entry.playing or [False] * len(entry.rounds)
-        cells = [(MISSING, False) if r is None else (r, bool(p)) for r, p in zip(entry.rounds, playing)]
-        return sorted(cells, key=lambda c: (-c[0], c[1]))
+        missed = entry.missed or [False] * len(entry.rounds)
+        cells = [(MISSING, False, bool(m)) if r is None else (r, bool(p), False) for r, p, m in zip(entry.rounds, playing, missed)]
+        return sorted(cells, key=lambda c: (-c[0], c[1], c[2]))
 
     @staticmethod
-    def _show(entry: Entry, cell: tuple[float, bool], so_far: bool) -> str:
-        score, playing = cell
+    def _show(entry: Entry, cell: tuple[float, bool, bool], so_far: bool) -> str:
+        score, playing, missed = cell
         if score == MISSING:
-            # A round he has not played: during the tournament it is still to come (unless he
-            # withdrew); in the final standings, or for a player who withdrew, it was not played.
-            return _("not yet played") if so_far and not entry.withdrawn else _("not played")
+            # A round without a score for him: during the tournament it is still to come, unless
+            # he withdrew or it is over for him (drawn without a seat for him, e.g. registered
+            # late; his table ended without a hand); in the final standings it was not played.
+            return _("not yet played") if so_far and not entry.withdrawn and not missed else _("not played")
         if playing:
             return _("%(score)s (still playing)") % {"score": score}
         return str(score)

@@ -68,18 +68,27 @@ def table_states(tournament: Tournament) -> dict[int, TableState]:
     return states
 
 
-def round_results(tournament: Tournament, states: dict[int, TableState] | None = None) -> dict[int, dict[int, tuple[int, int]]]:
+def seat_rows(tournament: Tournament) -> list[tuple[int, int, int | None, int, int, int, int]]:
+    """Every seat of ``tournament`` as ``(registration_id, score, substitute_id,
+    substitute_score, round_number, table_number, table_id)`` (one query)."""
+    return list(
+        Seat.objects.filter(table__round__tournament=tournament).values_list(
+            "registration_id", "score", "substitute_id", "substitute_score", "table__round__number", "table__number", "table_id"
+        )
+    )
+
+
+def round_results(
+    tournament: Tournament, states: dict[int, TableState] | None = None, seats: list[tuple] | None = None
+) -> dict[int, dict[int, tuple[int, int]]]:
     """``{registration_id: {round_number: (score, table_number)}}`` over every drawn round whose
     table has played a hand (one query over the seats, whose round scores the scoring services
-    keep; ``states`` from :func:`table_states`, loaded if not given; a table drawn after
-    ``states`` was read counts as unplayed)."""
+    keep, unless ``seats`` from :func:`seat_rows` are given; ``states`` from :func:`table_states`,
+    loaded if not given; a table drawn after ``states`` was read counts as unplayed)."""
     states = table_states(tournament) if states is None else states
+    seats = seat_rows(tournament) if seats is None else seats
     results: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
-    for reg_id, score, sub_id, sub_score, round_number, table_number, table_id in Seat.objects.filter(
-        table__round__tournament=tournament
-    ).values_list(
-        "registration_id", "score", "substitute_id", "substitute_score", "table__round__number", "table__number", "table_id"
-    ):
+    for reg_id, score, sub_id, sub_score, round_number, table_number, table_id in seats:
         state = states.get(table_id)
         if state is None or not state.played:
             continue
@@ -118,7 +127,9 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
     second-best round, ..., then the director's drawn lots — on the final standings only (lots
     are drawn for the final result; standings before it leave level players level). While the
     tournament goes on the tie-break texts say what is known so far (a round still playing, a
-    round not yet played: :meth:`scoring.ranking.BestRounds.explain`).
+    round not yet played: :meth:`scoring.ranking.BestRounds.explain`); a drawn round in which a
+    player has no seat (he registered late, he sat out) or whose table ended without a hand reads
+    "not played", as it will stay.
     """
     drawn = list(tournament.round_set.order_by("number").values_list("number", flat=True))
     rounds = [n for n in drawn if after is None or n <= after]
@@ -129,7 +140,11 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
     ruleset = tournament.get_ruleset()
     # Drawn tie-breaks (lots, cards) settle the final result only.
     tiebreaks = tuple(k for k in ruleset.tiebreaks if final or not getattr(TIEBREAKS[k], "whole_group", False))
-    results = round_results(tournament, states)
+    seats = seat_rows(tournament)
+    results = round_results(tournament, states, seats)
+    # A round without a score is still to come for a player seated at a table that has not
+    # finished it; for anyone else (drawn without him: registered late, sat out) it is over.
+    to_come = {(reg_id, n) for reg_id, _s, _sub, _ss, n, _num, table_id in seats if not getattr(states.get(table_id), "finished", False)}
     by_table_points = ruleset.victory_points == "table_points"
     victory = table_points_by_round(tournament, ruleset, states) if by_table_points else None
     # Table points are provisional while the player's own table plays on.
@@ -154,6 +169,7 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
                 victory=None if victory is None else [victory.get(pk, {}).get(n) for n in rounds],
                 provisional=[n in mine and (n, mine[n][1]) in playing for n in rounds] if victory is not None else [],
                 playing=[n in mine and (n, mine[n][1]) in playing for n in rounds],
+                missed=[n not in mine and (pk, n) not in to_come for n in rounds],
             )
         )
     # The tie-breaks say "so far" while the tournament goes on: a table of a counted round still

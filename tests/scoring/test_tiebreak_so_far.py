@@ -1,6 +1,7 @@
 """Tie-break texts while the tournament goes on (tournament-formats.md §1, §3): they say what is
 known so far — a round still playing is "still playing", a round not yet played is "not yet
-played" — instead of "second-best round: 0 to –"."""
+played", a drawn round a player has no seat in (registered late) is "not played" — instead of
+"second-best round: 0 to –"."""
 
 import pytest
 from django.test import Client
@@ -9,6 +10,7 @@ from scoring.ranking import Entry, rank
 from scoring.services import end_table, save_hand
 from scoring.standings import compute_standings
 from tournaments import services
+from tournaments.models import Player, Registration
 
 
 @pytest.mark.usefixtures("english")
@@ -71,3 +73,48 @@ def test_provisional_standings_say_what_is_known_so_far(make_tournament, english
     assert "second-best round so far: 0 (still playing) to not yet played" in page
     assert "0 to –" not in page
 
+
+
+@pytest.mark.usefixtures("english")
+def test_a_round_drawn_without_a_player_reads_not_played_while_the_tournament_goes_on():
+    # Berta registered late: round 1 was drawn and played without her, more rounds are to come.
+    # Her round 1 is over ("not played", not "not yet played").
+    rows = rank(
+        [Entry("a", "Anna", rounds=[0], start_number=1), Entry("b", "Berta", rounds=[None], missed=[True], start_number=2)],
+        so_far=True,
+    )
+    assert rows[1].tiebreak == "best round so far: 0 to not played"
+    # With round 2 drawn and her table not started, her best round is the one still to come.
+    rows = rank(
+        [
+            Entry("a", "Anna", rounds=[0, None], start_number=1),
+            Entry("b", "Berta", rounds=[None, None], missed=[True, False], start_number=2),
+        ],
+        so_far=True,
+    )
+    assert rows[1].tiebreak == "best round so far: 0 to not yet played"
+    # Once she has a score in round 2, the round she missed is what the second-best round names.
+    rows = rank(
+        [
+            Entry("a", "Anna", rounds=[0, 0], start_number=1),
+            Entry("b", "Berta", rounds=[None, 0], missed=[True, False], start_number=2),
+        ],
+        so_far=True,
+    )
+    assert rows[1].tiebreak == "second-best round so far: 0 to not played"
+
+
+@pytest.mark.django_db
+def test_a_late_registrant_has_not_played_the_rounds_drawn_before_he_came(make_tournament, english):
+    """Round 1 of 3 played by eight players, all on 0; a ninth registers after it: his round 1
+    reads "not played" (he never will), not "not yet played"."""
+    t = make_tournament(players=8, rounds=3)
+    for table in services.draw_next_round(t, seed=1).tables.all():
+        save_hand(table, {"dealer": 3, "outcome": "manual", "scores": [0, 0, 0, 0]})
+        end_table(table)
+    late = Registration.objects.create(tournament=t, player=Player.objects.create(name="Zita Spät", club="Imst"), start_number=9)
+
+    standings = compute_standings(t)
+    assert not standings.final
+    assert standings.rows[-1].entry.key == late.pk
+    assert standings.rows[-1].tiebreak == "best round so far: 0 to not played"
