@@ -1,4 +1,4 @@
-"""A round's clock (issue 18): the director starts it, pauses it, resumes it and adds minutes.
+"""A round's clock: the director starts it, pauses it, resumes it and adds minutes.
 
 :class:`Clock` is pure (times in, times out); the commands below change a round's clock in one
 transaction with its tournament's data version (so every cached page that shows it is rendered
@@ -12,7 +12,6 @@ The minutes a ruleset plays by default are :attr:`variants.base.Ruleset.default_
 from __future__ import annotations
 
 import datetime
-import math
 from dataclasses import dataclass, replace
 
 from .errors import Refused
@@ -23,7 +22,12 @@ NOT_STARTED, RUNNING, PAUSED, OVER = "not_started", "running", "paused", "over"
 @dataclass(frozen=True)
 class Clock:
     """A round's clock: ``minutes`` given at the start plus ``extra_minutes`` added, running since
-    ``started_at`` except ``paused_seconds`` in earlier pauses and since ``paused_at`` if paused now."""
+    ``started_at`` except ``paused_seconds`` in earlier pauses and since ``paused_at`` if paused now.
+
+    Time booked as paused (a pause, the time past the end before minutes are added) is booked to
+    the microsecond: its whole seconds in ``paused_seconds`` (stored as whole seconds), its part
+    second by counting from that much later (``started_at`` moves on by under a second). So "+5"
+    gives exactly five minutes and a pause costs the players no part second."""
 
     minutes: int | None = None
     started_at: datetime.datetime | None = None
@@ -61,19 +65,42 @@ class Clock:
             return None
         return now + datetime.timedelta(seconds=self.remaining(now))
 
-    def overrun(self, now: datetime.datetime) -> int:
-        """Whole seconds the clock has run past its end (0 while time is left); a clock paused
-        after its end counts until the pause."""
+    def _past_end(self, now: datetime.datetime) -> datetime.timedelta:
+        """How long the clock has run past its end, to the microsecond (zero while time is left
+        or before the start); a clock paused after its end counts until the pause."""
         if self.started_at is None:
-            return 0
-        return max(0, math.floor(self.elapsed(now) - self.total_seconds))
+            return datetime.timedelta(0)
+        until = self.paused_at or now
+        over = until - self.started_at - datetime.timedelta(seconds=self.paused_seconds + self.total_seconds)
+        return max(over, datetime.timedelta(0))
+
+    def overrun(self, now: datetime.datetime) -> float:
+        """Seconds the clock has run past its end, part seconds included (0 while time is left);
+        a clock paused after its end counts until the pause."""
+        return self._past_end(now).total_seconds()
+
+    def _with_pause(self, pause: datetime.timedelta) -> Clock:
+        """The clock with ``pause`` more booked as paused, exactly (see the class docstring)."""
+        whole = pause.days * 86400 + pause.seconds
+        return replace(
+            self,
+            paused_seconds=self.paused_seconds + whole,
+            started_at=self.started_at + datetime.timedelta(microseconds=pause.microseconds),
+        )
 
     def extended(self, minutes: int, now: datetime.datetime) -> Clock:
         """The clock with ``minutes`` added at ``now``. While time is left they are added to it;
-        once time is up they count **from now**, not from the old end: the seconds since the end
-        are booked as paused (35 s past the end, "+5" shows 5:00, not 4:25). A paused clock
-        stays paused."""
-        return replace(self, extra_minutes=self.extra_minutes + minutes, paused_seconds=self.paused_seconds + self.overrun(now))
+        once time is up they count **from now**, not from the old end: the time since the end is
+        booked as paused, part second included (35.7 s past the end, "+5" leaves exactly 5:00 at
+        ``now``, not 4:25 nor 4:59.3). A paused clock stays paused."""
+        return replace(self._with_pause(self._past_end(now)), extra_minutes=self.extra_minutes + minutes)
+
+    def resumed(self, now: datetime.datetime) -> Clock:
+        """The paused clock running again from ``now``; the pause, part second included, does
+        not count. A clock not paused is returned as it is."""
+        if self.paused_at is None or self.started_at is None:
+            return self
+        return replace(self._with_pause(max(now - self.paused_at, datetime.timedelta(0))), paused_at=None)
 
 
 def clock_of(rnd) -> Clock:
@@ -142,8 +169,8 @@ def resume_clock(rnd, user=None):
     def change(r, now):
         if r.clock_paused_at is None:
             return False
-        r.clock_paused_seconds += int((now - r.clock_paused_at).total_seconds())
-        r.clock_paused_at = None
+        running = clock_of(r).resumed(now)
+        r.clock_started_at, r.clock_paused_at, r.clock_paused_seconds = running.started_at, None, running.paused_seconds
 
     return _command(rnd, change, Action.CLOCK_RESUMED, user)
 
@@ -166,6 +193,6 @@ def extend_clock(rnd, minutes: int, user=None, expected_extra: int | None = None
         if expected_extra is not None and r.clock_extra_minutes != expected_extra:
             return False
         longer = clock_of(r).extended(minutes, now)
-        r.clock_extra_minutes, r.clock_paused_seconds = longer.extra_minutes, longer.paused_seconds
+        r.clock_extra_minutes, r.clock_paused_seconds, r.clock_started_at = longer.extra_minutes, longer.paused_seconds, longer.started_at
 
     return _command(rnd, change, Action.CLOCK_EXTENDED, user, detail=f"+{minutes} min")

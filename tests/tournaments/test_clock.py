@@ -107,3 +107,40 @@ def test_the_board_and_the_sheet_show_the_clock_and_the_late_tables_when_time_is
     director_client.post(reverse("scoring_director:end_table", args=[four_table.pk]), {"next": "/"})
     board = director_client.get(reverse("scoring_director:board", args=[rnd.tournament_id])).content.decode()
     assert "Time is up. Tables still playing" not in board  # the ended table is no longer late
+
+
+def test_minutes_added_a_part_second_after_the_end_are_given_in_full():
+    # 35.7 s past the end "+5" leaves exactly 5 minutes; 0.9 s later the clock still reads 5:00
+    # (the part second past the end was booked too: 4:59 showed when only 35 s were).
+    c = Clock(minutes=90, started_at=T0)
+    now = at(90, 35) + datetime.timedelta(milliseconds=700)
+    assert c.overrun(now) == 35.7
+    longer = c.extended(5, now)
+    assert longer.remaining(now) == 300 and longer.ends_at(now) == now + datetime.timedelta(minutes=5)
+    assert hms(longer.remaining(now + datetime.timedelta(milliseconds=900))) == "5:00"
+    assert longer.paused_seconds == 35  # whole seconds stored; the part second moves the count on
+
+
+def test_a_pause_of_a_part_second_more_costs_no_time():
+    # Paused at 10:00, resumed at 15:00.6 (300.6 s): 80:00 left at the resume, 80:00 half a
+    # second later as well (1:19:59 when the pause was counted as 300 s).
+    c = Clock(minutes=90, started_at=T0, paused_at=at(10))
+    now = at(15) + datetime.timedelta(milliseconds=600)
+    running = c.resumed(now)
+    assert running.paused_at is None and running.remaining(now) == 80 * 60
+    assert hms(running.remaining(now + datetime.timedelta(milliseconds=500))) == "1:20:00"
+
+
+@pytest.mark.django_db
+def test_five_minutes_added_a_part_second_after_the_end_show_5_00_on_the_board(director_client, four_table, monkeypatch, english):
+    rnd = four_table.round
+    when = {"now": T0 + datetime.timedelta(milliseconds=250)}
+    monkeypatch.setattr(timezone, "now", lambda: when["now"])
+    clock.start_clock(rnd, 90)
+    when["now"] = at(90, 35) + datetime.timedelta(milliseconds=950)
+    director_client.post(reverse("tournaments_director:clock", args=[rnd.pk]), {"action": "extend", "minutes": "5", "extra_was": "0"})
+    when["now"] += datetime.timedelta(milliseconds=600)  # the board, shown a moment later
+    board = director_client.get(reverse("scoring_director:board", args=[rnd.tournament_id])).content.decode()
+    assert '<strong class="clock-time" data-clock-time>5:00</strong>' in board
+    rnd.refresh_from_db()
+    assert clock.clock_of(rnd).ends_at(when["now"]) == at(95, 35) + datetime.timedelta(milliseconds=950)
