@@ -641,8 +641,19 @@ class FlagForm(CleanTextFormMixin, forms.Form):
 
 class ConfirmSheetForm(CleanTextFormMixin, forms.Form):
     """A player confirms his table's sheet (the table's private link), optionally with his name,
-    which is checked as a name (:mod:`tournaments.text`)."""
+    which is checked as a name (:mod:`tournaments.text`). ``sheet_version`` (hidden) is the
+    version of the sheet his page showed (:func:`~scoring.services.tables.sheet_versions`), so
+    what is confirmed is what he read (:func:`~scoring.services.tables.confirm_sheet`)."""
 
     name = forms.CharField(label=gettext_lazy("Your name (optional)"), required=False, max_length=120)
+    sheet_version = forms.CharField(required=False, widget=forms.HiddenInput)
 
     name_like_fields = ("name",)
+    text_check_exempt = ("sheet_version",)  # never stored nor shown: compared with the table's
+
+    def clean_sheet_version(self) -> int | None:
+        """The version the page showed as a whole number; ``None`` when the post has none (a page
+        from before pages said which) or not a whole number, confirmed as a sheet that changed
+        since. Never an error: the page shows no field to correct."""
+        value = self.cleaned_data.get("sheet_version") or ""
+        return int(value) if value.isascii() and value.isdigit() and len(value) <= 12 else None

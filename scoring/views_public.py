@@ -17,7 +17,7 @@ from .models import HandFlag
 from .notation_card import notation_card
 from .player_page import page_version, player_page
 from .services import RoundLocked, build_sheet, confirm_sheet, flag_hand
-from .services.tables import confirmation_state
+from .services.tables import SheetChanged, confirmation_state, sheet_version
 from .standings import compute_standings
 
 
@@ -80,6 +80,13 @@ class PrivateSheetView(View):
     The page says whether the players' last confirmation still holds; once a hand changed after
     it, it says so and offers "Confirm again" (:func:`~scoring.services.tables.confirmation_states`).
 
+    A confirmation is of the sheet the page showed: the page carries its version
+    (``sheet_version`` in the context, a hidden field of the confirm form). When a hand changed
+    after the page was made (the director edited the flagged hand while the players still had
+    the page open), or a page from before pages carried it is posted, nothing is saved: the page
+    comes again with the sheet as it is now, its version, a message to check it and confirm again
+    and the name as typed (409).
+
     "Your name" stays filled in after a confirmation: the name this browser last confirmed with
     is kept in its session (:data:`NAME_KEY`) and offered on every private sheet it opens, so a
     player who confirms round after round (at other tables, through other links) types it once.
@@ -92,10 +99,22 @@ class PrivateSheetView(View):
     def get_table(self, token):
         return get_object_or_404(Table.objects.select_related("round__tournament"), token=token)
 
+    def page_context(self, table, confirm_form, flag_form=None) -> dict:
+        """The page's context. The sheet's version is read before the sheet: a hand changed in
+        between makes the page's version an older one (a confirmation is refused, the players
+        look again), never a newer one than the hands it shows."""
+        version = sheet_version(table)
+        return {
+            **sheet_context(table),
+            "sheet_version": version,
+            "flag_form": FlagForm(table=table) if flag_form is None else flag_form,
+            "confirm_form": confirm_form,
+        }
+
     def get(self, request, token):
         table = self.get_table(token)
         confirm_form = ConfirmSheetForm(initial={"name": request.session.get(self.NAME_KEY, "")})
-        return render(request, self.template_name, {**sheet_context(table), "flag_form": FlagForm(table=table), "confirm_form": confirm_form})
+        return render(request, self.template_name, self.page_context(table, confirm_form))
 
     def post(self, request, token):
         table = self.get_table(token)
@@ -104,7 +123,8 @@ class PrivateSheetView(View):
         form = FlagForm(None if confirming else request.POST, table=table)
         try:
             if confirming and confirm_form.is_valid():
-                confirmation = confirm_sheet(table, confirm_form.cleaned_data["name"])
+                data = confirm_form.cleaned_data
+                confirmation = confirm_sheet(table, data["name"], data["sheet_version"])
                 if confirmation.name:
                     request.session[self.NAME_KEY] = confirmation.name
                 else:
@@ -114,8 +134,10 @@ class PrivateSheetView(View):
                 flag_hand(form.cleaned_data["hand"], form.cleaned_data["comment"])
                 messages.success(request, _("The tournament director will look at hand %(number)s.") % {"number": form.cleaned_data["hand"].number})
             else:
-                ctx = {**sheet_context(table), "flag_form": form, "confirm_form": confirm_form}
-                return render(request, self.template_name, ctx, status=422)
+                return render(request, self.template_name, self.page_context(table, confirm_form, form), status=422)
+        except SheetChanged:
+            confirm_form.add_error(None, _("The sheet changed since you opened it: check it and confirm it again."))
+            return render(request, self.template_name, self.page_context(table, confirm_form, form), status=409)
         except RoundLocked:
             messages.error(request, _("This round is verified: the sheet can no longer be confirmed or flagged."))
         return redirect("scoring:private_sheet", token=token)

@@ -97,17 +97,47 @@ def reopen_round(rnd, reason: str, user=None) -> bool:
     return True
 
 
-def confirm_sheet(table: Table, name: str = "") -> SheetConfirmation:
-    """A player confirms the table's sheet as it stands (``name``: who, up to 120 characters, as
-    the form allows): its hands and its version (:func:`sheet_versions`), read under the table's
-    lock, so a hand being saved meanwhile is either in the confirmed sheet or voids it. Raises
-    :class:`RoundLocked` once the round is verified."""
+class SheetChanged(Exception):
+    """A confirmation of a sheet that is no longer the table's: the page the players confirmed
+    showed version ``seen`` (``None``: a page that did not say which), the table's sheet is at
+    ``version`` now (:func:`sheet_versions`). Nothing was saved."""
+
+    def __init__(self, seen: int | None, version: int):
+        super().__init__(f"the page showed version {seen} of the sheet, it is at version {version}")
+        self.seen = seen
+        self.version = version
+
+
+AS_IT_STANDS = object()
+"""``seen_version`` of :func:`confirm_sheet` for a caller that confirms the sheet as it stands
+when the call runs (a script, the demo); the players' page always passes the version it showed."""
+
+
+def confirm_sheet(table: Table, name: str = "", seen_version: int | None | object = AS_IT_STANDS) -> SheetConfirmation:
+    """A player confirms the table's sheet (``name``: who, up to 120 characters, as the form
+    allows): its hands and its version (:func:`sheet_versions`), read under the table's lock, so
+    a hand being saved meanwhile is either in the confirmed sheet or voids it.
+
+    ``seen_version``: the version of the sheet the player's page showed. He confirms what he
+    read, not what stands when his tap arrives: if a hand changed since his page was made (the
+    director edited the hand he flagged), or the page did not say which version it showed
+    (``None``: a page from before pages said so), nothing is saved and :class:`SheetChanged` is
+    raised, so he checks the sheet as it is now and confirms again. Raises :class:`RoundLocked`
+    once the round is verified."""
     with transaction.atomic():
         lock_open_table(table.pk)
-        version = sheet_versions(table_id=table.pk).get(table.pk, (0, None))[0]
+        version = sheet_version(table)
+        if seen_version is not AS_IT_STANDS and seen_version != version:
+            raise SheetChanged(seen_version, version)
         return SheetConfirmation.objects.create(
             table=table, name=name.strip()[:120], hands=table.hands.count(), sheet_version=version
         )
+
+
+def sheet_version(table: Table) -> int:
+    """The version of ``table``'s sheet (:func:`sheet_versions`; 0 before its first hand); one
+    query."""
+    return sheet_versions(table_id=table.pk).get(table.pk, (0, None))[0]
 
 
 def sheet_versions(**tables) -> dict[int, tuple[int, datetime]]:
@@ -162,7 +192,9 @@ def confirmation_states(**tables) -> dict[int, ConfirmationState]:
         last[confirmation.table_id] = confirmation
     if not last:
         return {}
-    versions = sheet_versions(**tables)
+    # Only the confirmed tables' history: the board asks for a whole tournament every poll, and
+    # grouping the history of its thousands of tables to judge the few confirmed ones is the cost.
+    versions = sheet_versions(table_id__in=list(last))
     states = {}
     for table_id, confirmation in last.items():
         version, latest = versions.get(table_id, (0, None))
