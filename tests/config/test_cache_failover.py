@@ -82,8 +82,8 @@ def test_with_redis_down_every_public_page_answers_and_a_hand_is_saved(four_tabl
         assert "Rufer" in sheet
         # a player confirms through the private link (session and messages: the database and cookies)
         private = reverse("scoring:private_sheet", args=[four_table.token])
-        assert visitor.post(private, {"confirm": "1", "name": "Anna"}).status_code == 302
-        assert visitor.post(private, {"confirm": "1", "name": "Anna"}).status_code == 302  # not limited: fails open
+        assert visitor.post(private, {"confirm": "1", "name": "Anna", "sheet_version": "1"}).status_code == 302
+        assert visitor.post(private, {"confirm": "1", "name": "Anna", "sheet_version": "1"}).status_code == 302  # not limited: fails open
 
 
 @pytest.mark.django_db

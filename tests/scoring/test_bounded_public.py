@@ -103,9 +103,9 @@ def test_private_link_posts_are_limited_per_link_and_address(make_tournament, se
     assert "Too many requests" in refused.content.decode() and "try again in" in refused.content.decode()
     assert phone.get(url).status_code == 200  # reading the sheet is not limited
     other = reverse("scoring:private_sheet", args=[other_table.token])
-    assert phone.post(other, {"confirm": "1", "name": "Bert"}).status_code == 302  # another table's link
+    assert phone.post(other, {"confirm": "1", "name": "Bert", "sheet_version": "0"}).status_code == 302  # another table's link
     neighbour = Client(REMOTE_ADDR="10.1.2.3")
-    assert neighbour.post(url, {"confirm": "1", "name": "Carl"}).status_code == 302  # another address
+    assert neighbour.post(url, {"confirm": "1", "name": "Carl", "sheet_version": "1"}).status_code == 302  # another address
 
 
 @pytest.mark.django_db

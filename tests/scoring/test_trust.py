@@ -177,7 +177,7 @@ def test_private_link_shows_only_its_table_and_takes_confirmations_and_flags(mak
     # flag a hand of another table through this link: refused, nothing stored
     assert players.post(url, {"hand": other.pk, "comment": "falsch"}).status_code == 422
     assert players.post(url, {"hand": hand.pk, "comment": "Pagat fehlt"}).status_code == 302
-    assert players.post(url, {"confirm": "1", "name": "Anna"}).status_code == 302
+    assert players.post(url, {"confirm": "1", "name": "Anna", "sheet_version": "1"}).status_code == 302
     assert HandFlag.objects.get().hand == hand and SheetConfirmation.objects.get().hands == 1
     # the link cannot change anything else
     assert players.post(reverse("scoring_director:hand_create", args=[first.pk]), {}).status_code == 302

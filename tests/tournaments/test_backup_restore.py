@@ -76,7 +76,7 @@ def day(make_tournament, director, django_user_model):
     play(four, scorer, rng, count=1)
     services.seat_substitute(four.seats.get(position=2), late, helper)
     entered = play(four, scorer, rng)
-    save_hand(four, {**entered[0].record}, director, hand=entered[0], reason="Tippfehler")  # a second version
+    save_hand(four, {**entered[0].record, "note": "nachgetragen"}, director, hand=entered[0], reason="Tippfehler")  # a second version (one saved unchanged writes none)
     struck = entered[1]
     save_hand(four, {"dealer": struck.record["dealer"], "outcome": "struck", "note": "falsch gegeben"}, director, hand=struck, reason="falsch gegeben")
     delete_hand(four.hands.get(number=4), director, "doppelt")
@@ -100,7 +100,7 @@ def day(make_tournament, director, django_user_model):
     verify_round(rnd, director)
     reopen_round(rnd, "Punkte an Tisch 1 korrigieren", director)
     last = five.hands.get(number=5)
-    save_hand(five, {**last.record}, helper, hand=last, reason="nach Rückfrage")
+    save_hand(five, {**last.record, "note": "Partner bestätigt"}, helper, hand=last, reason="nach Rückfrage")
     verify_round(rnd, director)
 
     rnd2 = services.draw_next_round(t, seed=12, user=director)

@@ -118,7 +118,7 @@ def test_the_language_switch_works_from_a_cached_page(four_table):
 def test_a_message_waiting_is_shown_not_a_cached_page(four_table):
     token_url = reverse("scoring:private_sheet", args=[four_table.token])
     player = Client()
-    player.post(token_url, {"confirm": "1", "name": "Anna"})
+    player.post(token_url, {"confirm": "1", "name": "Anna", "sheet_version": "0"})
     detail = reverse("tournaments:detail", args=[four_table.round.tournament_id])
     Client().get(detail)  # cached without a message
     page = player.get(detail).content.decode()
