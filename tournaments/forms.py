@@ -12,7 +12,7 @@ import variants
 
 from .cup_roles import managed_cups
 from .models import Cup, Player, Registration, Seat, Table, Tournament
-from .registration import name_key
+from .registration import name_key, namesakes
 from .text import CleanTextFormMixin
 
 
@@ -185,7 +185,7 @@ class PlayerForm(CleanTextFormMixin, forms.ModelForm):
         data = super().clean()
         name = (data.get("name") or "").strip()
         if name and not data.get("another"):
-            same = [p for p in Player.objects.exclude(pk=self.instance.pk) if name_key(p.name) == name_key(name)]
+            same = [p for p in namesakes([name]).get(name_key(name), []) if p.pk != self.instance.pk]  # one query, not the register
             if same:
                 raise forms.ValidationError(
                     _("%(players)s is in the register already: register that player, or tick that this is another person.")

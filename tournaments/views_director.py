@@ -209,13 +209,12 @@ class RegistrationsView(RoleRequiredMixin, TournamentMixin, FormView):
             form.add_error(None, refused.message)
             return self.render_to_response(self.get_context_data(form=form, lines=lines), status=422)
         self.report(lines, registered)
-        names, new_player = registration.waiting(lines)
-        if not names and new_player is None:
+        names, new_player, pending = registration.waiting(lines)
+        if not pending:
             return redirect("tournaments_director:registrations", pk=self.tournament.pk)
         # Ask about the waiting names alone, numbered anew: the others are registered.
         name, club = new_player or ("", "")
         form = self.form_class(initial={"names": names, "new_name": name, "new_club": club}, tournament=self.tournament)
-        pending = registration.resolve(self.tournament, registration.read_names(names, new_player))
         return self.render_to_response(self.get_context_data(form=form, lines=pending))
 
     def report(self, lines, registered) -> None:
@@ -248,15 +247,23 @@ class RegistrationsView(RoleRequiredMixin, TournamentMixin, FormView):
         already = [e.label for e in lines if e.status == "registered"]
         if already:  # every pasted line is accounted for
             messages.info(self.request, _("Registered already, so not again: %(names)s.") % {"names": ", ".join(already)})
-        if waiting:
+        pasted = [e for e in waiting if e.line is not None]
+        if pasted:
             messages.warning(
                 self.request,
                 ngettext(
                     "%(names)s is in the register more than once, or with another town or club: choose below who it is.",
                     "%(names)s are in the register more than once, or with another town or club: choose below who each is.",
-                    len(waiting),
+                    len(pasted),
                 )
-                % {"names": get_text_list([e.label for e in waiting], _("and"))},
+                % {"names": get_text_list([e.label for e in pasted], _("and"))},
+            )
+        new_player = next((e for e in waiting if e.line is None), None)
+        if new_player is not None:  # typed as new, but the register has the name: said so, not "more than once"
+            messages.warning(
+                self.request,
+                _("The name %(name)s is in the register already: choose below who the new player is.")
+                % {"name": quoted(new_player.name)},
             )
 
     @staticmethod

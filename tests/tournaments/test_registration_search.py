@@ -26,6 +26,11 @@ NAMES = [
     ("ŁUKASZ ŻÓŁW", "Kraków"),
     ("Ἀλέξανδρος Πάππας", "Αθήνα"),
     ("Ĳsbrand de Vries", "Ĳmuiden"),
+    # Letters of their own, no accent to fold: written plain by whoever types without them.
+    ("Đorđe Đukić", "Split"),
+    ("Søren Ærø", "Ærøskøbing"),
+    ("Þór Guðmundsson", "Reykjavík"),
+    ("Jean Œuvray", "Besançon"),
 ]
 
 
@@ -78,6 +83,25 @@ def test_accents_case_and_spelt_out_letters_are_folded(players, make_tournament)
     assert names(registration.search_players("ijsbrand", t)) == ["Ĳsbrand de Vries"]
     assert names(registration.search_players("ijm", t)) == ["Ĳsbrand de Vries"]
     assert names(registration.search_players("vries i", t)) == ["Ĳsbrand de Vries"]  # ends inside "Ĳ"
+
+
+@pytest.mark.django_db
+def test_letters_of_their_own_are_found_written_plain(players, make_tournament):
+    # đ, ł, ø, æ, œ, þ, ð are letters no accent makes: typed plain they are d, l, o, ae, oe, th, d.
+    t = make_tournament(players=0)
+    assert names(registration.search_players("dukic", t)) == ["Đorđe Đukić"]
+    assert names(registration.search_players("djordje", t)) == []  # "đ" is "d", not "dj"
+    assert names(registration.search_players("dorde du", t)) == ["Đorđe Đukić"]
+    assert names(registration.search_players("lukasz", t)) == ["ŁUKASZ ŻÓŁW"]
+    assert names(registration.search_players("zolw", t)) == ["ŁUKASZ ŻÓŁW"]
+    assert names(registration.search_players("soren aero", t)) == ["Søren Ærø"]
+    assert names(registration.search_players("aeroskobing", t)) == ["Søren Ærø"]
+    assert names(registration.search_players("ae", t)) == ["Søren Ærø"]  # ends inside "Æ"
+    assert names(registration.search_players("thor gudm", t)) == ["Þór Guðmundsson"]
+    assert names(registration.search_players("gud t", t)) == ["Þór Guðmundsson"]  # "t" ends inside "Þ"
+    assert names(registration.search_players("oeuvray", t)) == ["Jean Œuvray"]
+    assert names(registration.search_players("Đukić", t)) == ["Đorđe Đukić"]  # typed with them too
+    assert registration.fold("Đukić Łukasz Søren Ærø Œuvray Þór Straße") == "dukic lukasz soren aero oeuvray thor strasse"
 
 
 @pytest.mark.django_db
