@@ -604,7 +604,7 @@ def remove_registration(registration: Registration, user=None) -> None:
         tournament = Tournament.objects.get(pk=registration.tournament_id)
         if Seat.objects.filter(Q(registration=registration) | Q(substitute=registration)).exists():
             raise RegistrationRefused(
-                _("%(name)s is seated in a round already: withdraw him instead; he keeps what he played.")
+                _("%(name)s is seated in a round already: withdraw the player instead; what was played is kept.")
                 % {"name": registration.player.name}
             )
         number = registration.start_number

@@ -238,8 +238,8 @@ class RegistrationsView(RoleRequiredMixin, TournamentMixin, FormView):
             messages.info(
                 self.request,
                 ngettext(
-                    "Taken from the register by the name: %(players)s. If that is somebody else, remove the registration and enter him as a new player with his town or club.",
-                    "Taken from the register by the name: %(players)s. If one of them is somebody else, remove that registration and enter him as a new player with his town or club.",
+                    "Taken from the register by the name: %(players)s. If that is somebody else, remove the registration and enter the person as a new player, with town or club.",
+                    "Taken from the register by the name: %(players)s. If one of them is somebody else, remove that registration and enter the person as a new player, with town or club.",
                     len(taken),
                 )
                 % {"players": players},

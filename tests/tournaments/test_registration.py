@@ -100,7 +100,7 @@ def test_a_mistaken_registration_is_removed_before_the_player_is_seated(director
     rnd = services.draw_next_round(t, seed=1)
     seated = rnd.tables.get().seats.first().registration
     response = director_client.post(reverse("tournaments_director:remove_registration", args=[t.pk, seated.pk]), follow=True)
-    assert "withdraw him instead" in response.content.decode() and Registration.objects.filter(pk=seated.pk).exists()
+    assert "withdraw the player instead" in response.content.decode() and Registration.objects.filter(pk=seated.pk).exists()
 
 
 @pytest.mark.django_db
