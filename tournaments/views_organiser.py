@@ -25,10 +25,14 @@ from .posted import whole_number
 
 
 class RoleForm(forms.Form):
-    """Who gets which role: a user name of this site and the role."""
+    """Who gets which role: a user name of this site and the role. The form offers the scorer's
+    role first-chosen, the one given most on a day and the least an organiser can give by mistake
+    (an organiser's role lets its holder change the roles)."""
 
     username = forms.CharField(label=gettext_lazy("User name"), max_length=150)
-    level = forms.ChoiceField(label=gettext_lazy("Role"), choices=TournamentRole.Level.choices)
+    level = forms.ChoiceField(
+        label=gettext_lazy("Role"), choices=TournamentRole.Level.choices, initial=TournamentRole.Level.SCORER
+    )
 
 
 # The session's note of a one-time password to show once on the Roles page: {"tournament": pk,

@@ -2,6 +2,8 @@
 ``is_staff``; every director URL refuses everyone else and changes nothing; roles are given by
 the organiser; the demo never touches an existing user."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -235,3 +237,12 @@ def test_build_demo_refuses_a_production_site_unless_forced(settings):
     with pytest.raises(CommandError, match="--force"):
         call_command("build_demo", verbosity=0)
     assert not Tournament.objects.exists() and not User.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_roles_form_offers_the_scorer_first(director_client, make_tournament):
+    """Giving a role without looking at the select gives the least one, never an organiser's."""
+    t = make_tournament()
+    page = director_client.get(reverse("tournaments_director:roles", args=[t.pk])).content.decode()
+    assert re.search(r'<option value="scorer"[^>]*selected', page)
+    assert not re.search(r'<option value="organiser"[^>]*selected', page)
