@@ -57,17 +57,11 @@ class RegistrationRefused(Refused):
 # Letters of their own that no accent makes (so Unicode's decomposition leaves them), written with
 # the plain letters by anyone typing without them: "Đukić" is "Dukic", "Łukasz" "Lukasz", "Søren"
 # "Soren", "Ærø" "Aero", "Œuvray" "Oeuvray", "Þór" "Thor". "ß" is "ss" already (case-folding).
-# Case-folded letters only: :func:`_folded` maps after case-folding.
-_OWN_LETTERS = str.maketrans(
-    {"đ": "d", "ð": "d", "ł": "l", "ø": "o", "æ": "ae", "œ": "oe", "þ": "th", "ħ": "h", "ı": "i", "ŧ": "t"}
-)
-
-
 def _folded(text: str) -> str:
-    """``text`` case-folded, accents removed (as the notation reads names,
-    :func:`variants.notation.fold`), the letters of :data:`_OWN_LETTERS` spelt plain, invisible
-    characters left out; spaces as they were."""
-    return fold_letters(visible(text)).translate(_OWN_LETTERS)
+    """``text`` case-folded, accents removed and letters of their own spelt plain, as the notation
+    reads names (:func:`variants.notation.fold`), invisible characters left out; spaces as they
+    were."""
+    return fold_letters(visible(text))
 
 
 def fold(text: str) -> str:

@@ -103,10 +103,18 @@ MAX_SCORE = 9999  # one hand's score either way, as on the hand form's manual ro
 MAX_POINTS = WHOLE_PACK_THIRDS // 3
 
 
+# Letters that no accent removal makes plain, spelt as a name search types them (case-folded
+# letters only: :func:`fold` maps after case-folding).
+OWN_LETTERS = str.maketrans(
+    {"đ": "d", "ð": "d", "ł": "l", "ø": "o", "æ": "ae", "œ": "oe", "þ": "th", "ħ": "h", "ı": "i", "ŧ": "t"}
+)
+
+
 def fold(text: str) -> str:
-    """``text`` for comparing: case-folded, accents removed ("Šimić" -> "simic")."""
+    """``text`` for comparing: case-folded, accents removed, the letters of :data:`OWN_LETTERS`
+    spelt plain ("Šimić" -> "simic", "Đukić" -> "dukic", "Łukasz" -> "lukasz")."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(OWN_LETTERS)
 
 
 def initials(name: str) -> str:

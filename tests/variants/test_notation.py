@@ -443,3 +443,13 @@ def test_every_example_of_every_ruleset_is_valid_and_round_trips():
         for size, record in rs.notation_examples():
             line = rs.format_hand(record, size)
             assert rs.score(rs.parse_hand(line, size, record["dealer"]), size) == rs.score(record, size)
+
+
+def test_names_with_letters_of_their_own_are_read_as_typed_plain():
+    """A seat named by its initials or the start of the name, as the register's search finds it:
+    "dd" or "duk" is Đorđe Đukić, "lu" Łukasz."""
+    from variants.notation import fold, initials, matches
+
+    assert fold("Đukić Łukasz Ørsted") == "dukic lukasz orsted"
+    assert initials("Đorđe Đukić") == "dd"
+    assert matches("duk", ["Anna Huber", "Đorđe Đukić", "Łukasz Nowak"]) == [1]
