@@ -28,3 +28,27 @@ def type_line(page, text: str) -> None:
         " return s && JSON.parse(s.textContent).typed === t; }",
         arg=text,
     )
+
+
+LONG_NAMES = [
+    "Maximiliane Hofer-Mair-Unterberger",
+    "Bartholomäus Schwaighofer-Pfurtscheller",
+    "Šimon Novak-Kovačič",
+    "Walburga Haslwanter-Lechleitner",
+    "Christophorus Kirchmair-Holzknecht",
+    "Kunigunde Oberhollenzer-Rietzler",
+    "Florian Kaltenbrunner-Vögele",
+    "Notburga Schwarzenberger-Aufschnaiter",
+    "Hieronymus Unterrainer-Zangerl",
+]
+"""Long double names (a layout must fit them), given to a tournament's players by :func:`give_long_names`."""
+
+
+def give_long_names(tournament, club: str | None = None) -> None:
+    """Rename ``tournament``'s registered players, in registration order, to :data:`LONG_NAMES`
+    (as many as there are players, up to nine), and give them ``club`` if one is named."""
+    for registration, name in zip(tournament.registrations.select_related("player").order_by("pk"), LONG_NAMES):
+        registration.player.name = name
+        if club is not None:
+            registration.player.club = club
+        registration.player.save()

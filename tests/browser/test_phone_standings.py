@@ -9,20 +9,10 @@ from scoring.services import end_table, save_hand
 from scoring.standings import compute_standings
 from tournaments import services
 
+from .helpers import give_long_names
+
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
-
-LONG_NAMES = [
-    "Maximiliane Hofer-Mair-Unterberger",
-    "Bartholomäus Schwaighofer-Pfurtscheller",
-    "Šimon Novak-Kovačič",
-    "Walburga Haslwanter-Lechleitner",
-    "Christophorus Kirchmair-Holzknecht",
-    "Kunigunde Oberhollenzer-Rietzler",
-    "Florian Kaltenbrunner-Vögele",
-    "Notburga Schwarzenberger-Aufschnaiter",
-]
-
 
 @pytest.fixture
 def evening(make_tournament, english):
@@ -30,10 +20,7 @@ def evening(make_tournament, english):
     played at table 1 only. Returns the tournament and the tie-break text of a row that has one
     (the standings say what is known so far: a long text)."""
     t = make_tournament(players=8, rounds=5)
-    for registration, name in zip(t.registrations.select_related("player").order_by("pk"), LONG_NAMES):
-        registration.player.name = name
-        registration.player.club = "Tarockrunde Innsbruck-Hötting"
-        registration.player.save()
+    give_long_names(t, club="Tarockrunde Innsbruck-Hötting")
     for number in range(1, 5):
         for table in services.draw_next_round(t, seed=number).tables.all():
             save_hand(table, {"dealer": 3, "outcome": "manual", "scores": [-120, 40, 40, 40]})
@@ -97,9 +84,7 @@ def test_bled_standings_with_table_points_fit_a_phone(browser, live_server, make
     three, table 1 [50, 20, −10], table 2 [30, 30, 0]; ½ table point each for −10 and 0, which
     the game points separate."""
     t = make_tournament(players=6, ruleset="tarok-bled", edition="2005", rounds=4, hands_per_round=21)
-    for registration, name in zip(t.registrations.select_related("player").order_by("pk"), LONG_NAMES):
-        registration.player.name = name
-        registration.player.save()
+    give_long_names(t)
     for table, scores in zip(services.draw_next_round(t, seed=3).tables.order_by("number"), ([50, 20, -10], [30, 30, 0])):
         save_hand(table, {"dealer": 0, "outcome": "manual", "scores": scores})
     page = browser.new_page(locale="en-GB", viewport=PHONE)

@@ -8,19 +8,8 @@ from django.urls import reverse
 from scoring.services import save_hand
 from tournaments import services
 
-from .helpers import log_in
+from .helpers import give_long_names, log_in
 
-LONG_NAMES = [
-    "Maximiliane Hofer-Mair-Unterberger",
-    "Bartholomäus Schwaighofer-Pfurtscheller",
-    "Šimon Novak-Kovačič",
-    "Walburga Haslwanter-Lechleitner",
-    "Christophorus Kirchmair-Holzknecht",
-    "Kunigunde Oberhollenzer-Rietzler",
-    "Florian Kaltenbrunner-Vögele",
-    "Notburga Schwarzenberger-Aufschnaiter",
-    "Hieronymus Unterrainer-Zangerl",
-]
 WIDTHS = [1366, 390]
 
 # Per card: [left, right] of the card's content box and the right edge of each of its cells.
@@ -36,9 +25,7 @@ CARD_EDGES = """cards => cards.map(c => {
 def nine(make_tournament, english):
     """9 players with long names, round 1 drawn (tables of 5 and 4), a hand at each table."""
     t = make_tournament(players=9)
-    for registration, name in zip(t.registrations.select_related("player").order_by("pk"), LONG_NAMES):
-        registration.player.name = name
-        registration.player.save()
+    give_long_names(t)
     for table in services.draw_next_round(t, seed=3).tables.order_by("number"):
         size = table.seats.count()
         dealer = 0
