@@ -27,9 +27,10 @@ def sheet_context(table: Table, form: HandForm | None = None, editing=None, can:
     of the next hand (carrying its hand number, so a second scorer's save of the same hand is
     refused) and the edit links (``can.score`` in the templates); a director also the table's
     commands (``can.direct``). ``info``: the table's :class:`~scoring.services.TableInfo` if the
-    caller has it. ``confirmation``: the players' last confirmation of the sheet and whether it
-    still holds (:class:`~scoring.services.tables.ConfirmationState`, ``None`` if none), shown by
-    ``scoring/_confirmation.html``."""
+    caller has it. ``confirmation``: for a scorer or above (the public sheet does not show it), the
+    players' last confirmation of the sheet and whether it still holds
+    (:class:`~scoring.services.tables.ConfirmationState`, ``None`` if none), shown by
+    ``scoring/_confirmation.html``; the private sheet adds its own."""
     sheet = build_sheet(table, info)
     locked = table.round.verified_at is not None  # a verified round's hands do not change
     if form is None and can is not None and can.score and not sheet.complete and not locked:
@@ -45,7 +46,7 @@ def sheet_context(table: Table, form: HandForm | None = None, editing=None, can:
         "can": can,
         "catalogue": sheet.info.ruleset.catalogue(),
         "flags": flags_by_hand(table),
-        "confirmation": confirmation_state(table),
+        "confirmation": confirmation_state(table) if can is not None and can.score else None,
         "notation_card": notation_card(sheet.info.ruleset) if form is not None else None,
     }
 
@@ -106,6 +107,7 @@ class PrivateSheetView(View):
         version = sheet_version(table)
         return {
             **sheet_context(table),
+            "confirmation": confirmation_state(table),
             "sheet_version": version,
             "flag_form": FlagForm(table=table) if flag_form is None else flag_form,
             "confirm_form": confirm_form,
