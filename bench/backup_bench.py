@@ -1,6 +1,6 @@
 #!/usr/bin/env python
 """Benchmark of a tournament archive: its size, the time and peak memory of writing, checking
-(:func:`tournaments.backup.summarize`) and restoring it (:func:`tournaments.backup.restore`), and of
+(:func:`archive.backup.summarize`) and restoring it (:func:`archive.backup.restore`), and of
 refusing an archive too large to read.
 
 Builds a Tiroler Tarockcup of ``--players`` players (default 1,000) with ``--rounds`` rounds (default
@@ -112,7 +112,7 @@ def child(mode: str, archive: str, db_url: str) -> dict:
     setup_django(db_url)
     from django.core.management import call_command
 
-    from tournaments import backup
+    from archive import backup
     from tournaments.models import Tournament
 
     mode, _, trace = mode.partition("+")
@@ -184,7 +184,7 @@ def main(argv=None) -> int:
         from django.core.management import call_command
         from django.db import connection
 
-        from tournaments import backup
+        from archive import backup
 
         log(f"backup_bench: {connection.vendor}")
         call_command("migrate", verbosity=0)

@@ -173,7 +173,7 @@ def build(players: int, room: int, log) -> dict:
 
 def post_data(record: dict) -> dict:
     """The hand-entry form's POST data for a hand record (what a scorer types for it)."""
-    from scoring.forms import initial_from_record
+    from scoring.entry.forms import initial_from_record
 
     data = {"outcome": "played"}
     for key, value in initial_from_record(record, 0).items():
@@ -274,7 +274,7 @@ class Bench:
         record = self.pending[table.pk].pop(0)
         data = {**post_data(record), "number": str(number)}  # the sheet's form carries the hand number
         sheet_url = table.get_absolute_url()
-        create_url = self.reverse("scoring_director:hand_create", args=[table.pk])
+        create_url = self.reverse("entry:hand_create", args=[table.pk])
         if self.htmx:
             # One request: the view saves and answers with the sheet partial, which htmx swaps in.
             response, elapsed = self.timed(

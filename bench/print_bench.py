@@ -13,7 +13,7 @@ hand entered), then times, ``--repeat`` times each after one unmeasured warm-up 
 
 Each is rendered by its registered exporter (:mod:`scoring.exporters`, ``render()``; the score
 sheets and table results in parts of ten tables, as the background worker does). Then a
-**repeated download** of each through the export view (:class:`scoring.views_exports.ExportView`,
+**repeated download** of each through the export view (:class:`scoring.exporters.views.ExportView`,
 a ``RequestFactory`` request of a director), which reads the file kept for the data version from
 the storage: goal < 50 ms. Wall clock (``time.perf_counter``) and CPU time (``time.process_time``) per call, SQL
 queries counted with ``CaptureQueriesContext``, PDF pages with pypdf. Prints a table and writes
@@ -126,9 +126,9 @@ def main(argv=None) -> int:
 
         from django.utils.translation import get_language
 
-        from scoring.exporters import get_exporter, params_key, storage_name, store
+        from scoring.exporters.base import get_exporter, params_key, storage_name, store
         from scoring.models import Hand
-        from scoring.views_exports import ExportView
+        from scoring.exporters.views import ExportView
         from tournaments.versioning import stamp
 
         started = time.perf_counter()

@@ -101,8 +101,27 @@ INSTALLED_APPS = [
     "simple_history",
     "axes",
     "csp",
+    # The project's apps, lowest floor first: tournaments below scoring, scoring's parts by
+    # purpose above its hands and standings, the archive above them all (README, "Layout").
     "tournaments",
     "scoring",
+    "scoring.entry",
+    "scoring.exporters",
+    "scoring.live",
+    "scoring.prizes",
+    "scoring.cups",
+    "archive",
+]
+
+# What the "Organisers" group may do (tournaments.roles.organisers_group): create tournaments and
+# cups and keep the player register.
+ORGANISER_PERMISSIONS = [
+    "tournaments.add_tournament",
+    "tournaments.add_player",
+    "tournaments.change_player",
+    "tournaments.delete_player",
+    "cups.add_cup",
+    "cups.change_cup",
 ]
 
 MIDDLEWARE = [

@@ -176,7 +176,7 @@ def build_demo(spec: DemoSpec, reset: bool = False) -> Tournament:
 def demo_prizes(tournament: Tournament, spec: DemoSpec) -> None:
     """The demo's prize-giving (issue 18): 20 € entry, the prize money over five places, the
     best hand, the Mauskönig, a kontra pot and (Cego) every player in plus."""
-    from .models import PrizeCategory, PrizeFund
+    from scoring.prizes.models import PrizeCategory, PrizeFund
 
     PrizeFund.objects.create(tournament=tournament, entry_fee=20, payout_percent=90, kontra_amount="0.50")
     categories = [
@@ -230,8 +230,8 @@ def build_demo_cup(reset: bool = False):
     the season whose results (drawn from a fixed seed among the Tirol demo players) are imported;
     Tirol formula, the best 3 results count, the best 10 qualify for the final, with a ladies'
     and an away sub-ranking. Returns the cup (the existing one unless ``reset``)."""
-    from tournaments.cup_roles import cup_created
-    from tournaments.models import Cup, CupRanking, CupResult
+    from scoring.cups.roles import cup_created
+    from scoring.cups.models import Cup, CupRanking, CupResult
 
     existing = Cup.objects.filter(name=DEMO_CUP_NAME).first()
     if existing and not reset:

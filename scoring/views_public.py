@@ -1,21 +1,21 @@
 """Public scoring pages: a table's score sheet and the standings (their downloads are in
-:mod:`scoring.views_exports`). Read-only."""
+:mod:`scoring.exporters.views`). Read-only."""
 
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.generic import DetailView, TemplateView, View
+from django.views.generic import DetailView, View
 
-from tournaments.models import Registration, Round, Table, Tournament
+from tournaments.models import Round, Table, Tournament
 from tournaments.permissions import Can
 from tournaments.posted import whole_number
-from tournaments.public_cache import CachedPublicPage, table_version
+from tournaments.problems import translate_problem
+from tournaments.public_cache import CachedPublicPage, layout_version, table_version
 
-from .forms import ConfirmSheetForm, FlagForm, HandForm
+from scoring.entry.forms import ConfirmSheetForm, FlagForm, HandForm
 from .models import HandFlag
-from .notation_card import notation_card
-from .player_page import page_version, player_page
+from scoring.exporters.notation_card import notation_card
 from .services import RoundLocked, build_sheet, confirm_sheet, flag_hand
 from .services.tables import SheetChanged, confirmation_state, sheet_version
 from .standings import compute_standings
@@ -185,36 +185,29 @@ class StandingsView(CachedPublicPage, DetailView):
         return ctx
 
 
-class PlayerNamesView(CachedPublicPage, DetailView):
-    """"Find my name": every registered player of the tournament, filtered as you type, each a
-    link to his own page. The seating list's QR code leads here."""
+class RulesView(CachedPublicPage, DetailView):
+    """Contracts and bonuses of the tournament's ruleset edition, from its catalogue."""
 
     model = Tournament
-    template_name = "scoring/player_names.html"
+    template_name = "scoring/rules.html"
     context_object_name = "tournament"
 
-    def get_context_data(self, **kwargs):
-        return {
-            **super().get_context_data(**kwargs),
-            "registrations": self.object.registrations.select_related("player").order_by("player__name", "start_number"),
-        }
-
-
-class PlayerPageView(CachedPublicPage, TemplateView):
-    """A player's own page (:mod:`scoring.player_page`): this round's table, seat, card and
-    tablemates, his hands and running totals, his round scores, rank and its change."""
-
-    template_name = "scoring/player_page.html"
-
     def version_for(self, **kwargs):
-        return page_version(kwargs["pk"], kwargs["reg"])  # he sees his other tournaments too
+        return layout_version(kwargs["pk"])
 
     def get_context_data(self, **kwargs):
-        registration = get_object_or_404(
-            Registration.objects.select_related("player", "tournament"), pk=kwargs["reg"], tournament_id=kwargs["pk"]
-        )
-        return {
-            **super().get_context_data(**kwargs),
-            "tournament": registration.tournament,
-            "page": player_page(registration),
-        }
+        ctx = super().get_context_data(**kwargs)
+        rs = self.object.get_ruleset()
+        ctx["ruleset"] = rs
+        ctx["notation_card"] = notation_card(rs)
+        ctx["summary"] = [translate_problem(line) for line in rs.rules_summary()]
+        ctx["options"] = rs.options_in_force()
+        ctx["contracts"] = [
+            {
+                "contract": c,
+                "bonuses": rs.allowed_bonuses(c.key),
+                "bird": rs.bonus(c.bird) if c.bird and c.bird != "any" else None,
+            }
+            for c in rs.contracts
+        ]
+        return ctx

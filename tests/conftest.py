@@ -46,7 +46,7 @@ def director(db):
         if created:
             instance.organisers.add(user)
 
-    from tournaments.models import Cup
+    from scoring.cups.models import Cup
 
     for cup in Cup.objects.all():
         keeps_cup(Cup, cup, True)

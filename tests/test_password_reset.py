@@ -25,7 +25,8 @@ from django.utils import timezone
 
 from config.access_log import HIDDEN, RedactingLogger, redact
 from tournaments import passwords, views_organiser
-from tournaments.models import ActionLog, Cup, OneTimePassword, Tournament, TournamentRole
+from tournaments.models import ActionLog, OneTimePassword, Tournament, TournamentRole
+from scoring.cups.models import Cup
 from tournaments.roles import organisers_group
 
 pytestmark = pytest.mark.django_db

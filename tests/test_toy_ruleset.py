@@ -88,7 +88,7 @@ def test_a_tournament_of_a_ruleset_the_project_has_never_heard_of(toy, director_
     assert sorted(table.seats.values_list("card", flat=True)) == ["a", "b", "c"]
 
     # Hand 1 typed in the toy's notation, hand 2 by its fields.
-    url = reverse("scoring_director:hand_create", args=[table.pk])
+    url = reverse("entry:hand_create", args=[table.pk])
     dealer = table.dealer_of(1, 3)
     assert director_client.post(url, {"dealer": dealer, "outcome": "played", "quick": "s 2 +", "source": "line"}).status_code == 302
     refused = director_client.post(url, {"dealer": (dealer + 1) % 3, "outcome": "played", "quick": "s 2 + pag", "source": "line"})
@@ -102,13 +102,13 @@ def test_a_tournament_of_a_ruleset_the_project_has_never_heard_of(toy, director_
     assert '<code class="notation">s 2 +</code>' in sheet
     standings = Client().get(reverse("scoring:standings", args=[t.pk])).context["standings"]
     assert [row.total for row in standings.rows] == [3, 0, -3]  # seat 2: 2 + 1, seat 3: −1 + 1, seat 1: −1 − 2
-    book = load_workbook(BytesIO(Client().get(reverse("scoring:standings_xlsx", args=[t.pk])).content))
+    book = load_workbook(BytesIO(Client().get(reverse("exports:standings_xlsx", args=[t.pk])).content))
     assert [r[4] for r in list(book["Standings"].iter_rows(values_only=True))[1:]] == [3, 0, -3]
-    pdf = PdfReader(BytesIO(Client().get(reverse("scoring:standings_pdf", args=[t.pk])).content))
+    pdf = PdfReader(BytesIO(Client().get(reverse("exports:standings_pdf", args=[t.pk])).content))
     assert "Stich (toy)" in pdf.pages[0].extract_text()
-    sheets = PdfReader(BytesIO(director_client.get(reverse("scoring_director:score_sheets_pdf", args=[t.pk, 1])).content))
+    sheets = PdfReader(BytesIO(director_client.get(reverse("exports_director:score_sheets_pdf", args=[t.pk, 1])).content))
     assert "Anna Berger" in sheets.pages[0].extract_text()
-    rules = Client().get(reverse("tournaments:rules", args=[t.pk])).content.decode()
+    rules = Client().get(reverse("scoring:rules", args=[t.pk])).content.decode()
     assert "<code>s</code>" in rules and "<code>s 2 +</code>" in rules
-    card = PdfReader(BytesIO(Client().get(reverse("scoring:notation_card_pdf", args=[t.pk])).content))
+    card = PdfReader(BytesIO(Client().get(reverse("exports:notation_card_pdf", args=[t.pk])).content))
     assert len(card.pages) == 1

@@ -10,9 +10,10 @@ from django.utils.translation import gettext_lazy as _
 
 import variants
 
-from .cup_roles import managed_cups
-from .models import Cup, Player, Registration, Seat, Table, Tournament
-from .registration import name_key, namesakes
+from scoring.cups.roles import managed_cups
+from scoring.cups.models import Cup
+from tournaments.models import Player, Registration, Seat, Table, Tournament
+from tournaments.registration.register import name_key, namesakes
 from .text import CleanTextFormMixin
 
 
@@ -60,7 +61,7 @@ class TournamentForm(CleanTextFormMixin, forms.ModelForm):
 
     def __init__(self, *args, user=None, **kwargs):
         """``user``: who fills the form; he is offered only the cups he keeps (and the one the
-        tournament is in), :func:`tournaments.cup_roles.may_put_in_cup`, and another cup posted is
+        tournament is in), :func:`scoring.cups.roles.may_put_in_cup`, and another cup posted is
         refused as no valid choice. ``None`` (a command, a restore's check) offers every cup."""
         super().__init__(*args, **kwargs)
         self.user = user
@@ -196,7 +197,7 @@ class PlayerForm(CleanTextFormMixin, forms.ModelForm):
 
 class RegisterPlayersForm(CleanTextFormMixin, forms.Form):
     """Register players by name: a pasted list, one per line, and/or one new player's name and
-    club. Every line is matched against the player register (:mod:`tournaments.registration`),
+    club. Every line is matched against the player register (:mod:`tournaments.registration.register`),
     which also refuses a line whose name holds a direction or invisible character, naming the
     line; the list as a whole is refused here only for control characters."""
 
@@ -225,7 +226,7 @@ class RegisterPlayersForm(CleanTextFormMixin, forms.Form):
     def new_player(self) -> tuple[str, str] | None:
         """``(name, club)`` typed in the "New player" fields, or ``None`` if no name is typed.
         It is registered with the pasted list but is no line of it
-        (:func:`tournaments.registration.read_names`)."""
+        (:func:`tournaments.registration.register.read_names`)."""
         name = (self.cleaned_data.get("new_name") or "").strip()
         return (name, (self.cleaned_data.get("new_club") or "").strip()) if name else None
 

@@ -19,7 +19,7 @@ def private_link(token: str) -> str:
 
 def player_names_link(tournament_id: int) -> str:
     """The absolute link of the tournament's "find my name" page (every player's own page)."""
-    return absolute(reverse("scoring:player_names", args=[tournament_id]))
+    return absolute(reverse("live:player_names", args=[tournament_id]))
 
 
 def qr_png(url: str, scale: int = 3) -> str:

@@ -83,7 +83,7 @@ class Tournament(models.Model):
 
     draw_mode = models.CharField(_("seating draw"), max_length=20, choices=DrawMode.choices, default=DrawMode.AVOID_REPEATS)
     cup = models.ForeignKey(
-        "Cup", on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments", verbose_name=_("cup"),
+        "cups.Cup", on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments", verbose_name=_("cup"),
         help_text=_("The season cup this tournament counts for (a cup of its ruleset)."),
     )
     away = models.BooleanField(
@@ -375,128 +375,6 @@ class TournamentRole(models.Model):
 
     def __str__(self):
         return f"{self.user} – {self.get_level_display()} – {self.tournament}"
-
-
-class Cup(models.Model):
-    """A season cup (issue 19): a named series of tournaments of one ruleset ranked by cup points
-    (``../shared/rules/tournament-formats.md`` §4). ``counting``: ``"all"``, ``"half"`` (the Heine
-    rule) or a number ``k`` (best ``k`` results), as text; ``final_top`` / ``final_min_played``:
-    who qualifies for the final (the top N, and/or a minimum of tournaments played). ``version``
-    is bumped by every change of the cup itself (its settings, sub-rankings, imported results);
-    its pages are keyed by it and by its tournaments' data versions."""
-
-    class Method(models.TextChoices):
-        TIROL = "tirol", _("Tirol formula (Punktespiegel)")
-        WTC_FIXPUNKTE = "wtc_fixpunkte", _("WTC Fixpunkte (ranks 1–50)")
-        HEINE = "heine", _("Heine points (from the tournament total)")
-
-    name = models.CharField(_("name"), max_length=200, unique=True, validators=[no_bidi_controls])
-    ruleset = models.CharField(_("ruleset"), max_length=40)
-    method = models.CharField(_("cup points"), max_length=16, choices=Method.choices)
-    counting = models.CharField(
-        _("results counted"), max_length=8, default="all",
-        help_text=_("“all”, “half” (the best half, the Heine rule) or a number: each player's best results."),
-    )
-    final_top = models.PositiveSmallIntegerField(_("final: the best"), null=True, blank=True)
-    final_min_played = models.PositiveSmallIntegerField(_("final: tournaments played at least"), null=True, blank=True)
-    version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
-    # Who keeps the cup: they (and a superuser) edit it, import into it and name its other
-    # organisers; whoever creates a cup is its first.
-    organisers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="organised_cups", verbose_name=_("organisers")
-    )
-    created = models.DateTimeField(_("created"), auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created", "name"]
-        verbose_name = _("cup")
-        verbose_name_plural = _("cups")
-
-    def __str__(self):
-        return self.name
-
-    def get_absolute_url(self):
-        return reverse("cups:table", args=[self.pk])
-
-    @property
-    def counting_rule(self) -> str | int:
-        """``counting`` as :func:`scoring.cups.results_counted` takes it."""
-        return int(self.counting) if self.counting.isdigit() else self.counting
-
-
-class CupRanking(models.Model):
-    """A sub-ranking of a cup, by a player attribute the organiser names: a ``club``, players
-    ticked as ``members`` (women, youth, guests), or ``away_only`` (only the tournaments flagged
-    as away, e.g. "outside Vienna")."""
-
-    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="rankings")
-    name = models.CharField(_("name"), max_length=80)
-    club = models.CharField(_("club"), max_length=120, blank=True)
-    members = models.ManyToManyField(Player, blank=True, related_name="+", verbose_name=_("members"))
-    away_only = models.BooleanField(_("away tournaments only"), default=False)
-
-    class Meta:
-        ordering = ["cup", "name"]
-        constraints = [models.UniqueConstraint(fields=["cup", "name"], name="unique_cup_ranking_name")]
-        verbose_name = _("sub-ranking")
-        verbose_name_plural = _("sub-rankings")
-
-    def __str__(self):
-        return self.name
-
-
-class CupResult(models.Model):
-    """A result of a cup tournament held before the cup was kept here (imported from a workbook,
-    so a cup can start mid-season): the tournament's ``event`` name and ``date``, the player, his
-    ``rank`` (shared ranks repeat), the ``field_size`` and his ``total`` (needed for Heine points)."""
-
-    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="imported_results")
-    event = models.CharField(_("tournament"), max_length=200)
-    date = models.DateField(_("date"))
-    away = models.BooleanField(_("away"), default=False)
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="cup_results")
-    rank = models.PositiveIntegerField(_("rank"))
-    field_size = models.PositiveIntegerField(_("players"))
-    total = models.IntegerField(_("total"), null=True, blank=True)
-
-    class Meta:
-        ordering = ["date", "event", "rank"]
-        constraints = [models.UniqueConstraint(fields=["cup", "event", "date", "player"], name="one_result_per_event_player")]
-        verbose_name = _("imported cup result")
-        verbose_name_plural = _("imported cup results")
-
-    def __str__(self):
-        return f"{self.event} {self.date}: {self.rank}. {self.player}"
-
-
-class CupAction(LoggedAction):
-    """The cup's action log: who changed the cup, when and what (its settings, sub-rankings,
-    imported results, organisers), written in the transaction of the change, like a tournament's
-    :class:`ActionLog`."""
-
-    class Action(models.TextChoices):
-        CREATED = "created", _("cup created")
-        EDITED = "edited", _("cup settings changed")
-        RANKING_ADDED = "ranking_added", _("sub-ranking added")
-        RANKING_CHANGED = "ranking_changed", _("sub-ranking changed")
-        RANKING_REMOVED = "ranking_removed", _("sub-ranking removed")
-        RESULTS_IMPORTED = "results_imported", _("results imported")
-        RESULTS_REMOVED = "results_removed", _("imported results removed")
-        TOURNAMENT_JOINED = "tournament_joined", _("tournament joined the cup")
-        TOURNAMENT_LEFT = "tournament_left", _("tournament left the cup")
-        ORGANISER_ADDED = "organiser_added", _("organiser added")
-        ORGANISER_REMOVED = "organiser_removed", _("organiser removed")
-
-    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="actions")
-    action = models.CharField(_("action"), max_length=24, choices=Action.choices)
-    detail = models.TextField(_("detail"), blank=True)
-
-    class Meta(LoggedAction.Meta):
-        verbose_name = _("cup action log entry")
-        verbose_name_plural = _("cup action log")
-
-    def __str__(self):
-        return f"{self.cup} {self.action}"
 
 
 class OneTimePassword(models.Model):

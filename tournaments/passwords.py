@@ -49,9 +49,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from . import actions
-from .cup_roles import may_manage_cup
+from scoring.cups.roles import may_manage_cup
 from .errors import Refused
-from .models import Cup, OneTimePassword, Tournament, TournamentRole
+from scoring.cups.models import Cup
+from tournaments.models import OneTimePassword, Tournament, TournamentRole
 from .permissions import Level, role_of
 
 # How long a one-time password may be used after it was set.

@@ -8,7 +8,7 @@ answered ``429 Too Many Requests`` with a translated page and ``Retry-After``. T
 open: when the cache cannot count (Redis down), nothing is limited.
 
 The page cache (:mod:`tournaments.public_cache`) and the download view
-(:class:`scoring.views_exports.ExportView`) count their renders with :func:`over_limit` where
+(:class:`scoring.exporters.views.ExportView`) count their renders with :func:`over_limit` where
 they know a render is due; the limit of the private links' posts is a decorator applied in the URL
 module, where the limited address can be seen.
 """

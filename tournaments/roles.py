@@ -12,6 +12,7 @@ an existing one only in capitals is refused, naming the existing one, rather tha
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -39,19 +40,22 @@ class NoSuchUser(RoleRefused):
 
 
 ORGANISERS = "Organisers"
-ORGANISER_PERMISSIONS = ("add_tournament", "add_player", "change_player", "delete_player", "add_cup", "change_cup")
 
 
 def organisers_group():
     """The "Organisers" group (created by the migration that brought roles): who may create
-    tournaments and keep the player register. Its permissions are set again if a site
-    administrator removed some."""
+    tournaments and cups and keep the player register, the permissions named in the setting
+    ``ORGANISER_PERMISSIONS`` (``"app_label.codename"``, so that each app above this one names its
+    own). Its permissions are set again if a site administrator removed some."""
     from django.contrib.auth.models import Group, Permission
+    from django.db.models import Q
 
     group, _created = Group.objects.get_or_create(name=ORGANISERS)
-    group.permissions.add(
-        *Permission.objects.filter(content_type__app_label="tournaments", codename__in=ORGANISER_PERMISSIONS)
-    )
+    wanted = Q(pk__in=[])
+    for name in settings.ORGANISER_PERMISSIONS:
+        app_label, codename = name.split(".")
+        wanted |= Q(content_type__app_label=app_label, codename=codename)
+    group.permissions.add(*Permission.objects.filter(wanted))
     return group
 
 

@@ -2,14 +2,13 @@
 
 from django.urls import path
 
-from . import views_director as v
-from . import views_clock, views_import, views_organiser, views_restore
-from scoring.views_exports import ExportView
+from tournaments import views_director as v
+from tournaments import views_organiser
+from tournaments.registration import views as views_import
 
 app_name = "tournaments_director"
 urlpatterns = [
     path("tournaments/new/", v.TournamentCreateView.as_view(), name="create"),
-    path("tournaments/restore/", views_restore.RestoreView.as_view(), name="restore"),
     path("t/<int:pk>/edit/", v.TournamentUpdateView.as_view(), name="edit"),
     path("t/<int:pk>/players/", v.RegistrationsView.as_view(), name="registrations"),
     path("t/<int:pk>/players/<int:reg>/withdraw/", v.WithdrawView.as_view(), name="withdraw"),
@@ -22,13 +21,10 @@ urlpatterns = [
     path("t/<int:pk>/round/<int:number>/swap/", v.SwapView.as_view(), name="swap"),
     path("t/<int:pk>/round/<int:number>/substitute/", v.SubstituteView.as_view(), name="substitute"),
     path("t/<int:pk>/round/<int:number>/redraw/", v.RedrawView.as_view(), name="redraw"),
-    path("t/<int:pk>/round/<int:number>/table-cards.pdf", ExportView.as_view(), {"identifier": "table-cards"}, name="table_cards_pdf"),
     path("t/<int:pk>/roles/", views_organiser.RolesView.as_view(), name="roles"),
     path("t/<int:pk>/roles/remove/", views_organiser.RemoveRoleView.as_view(), name="remove_role"),
     path("t/<int:pk>/log/", views_organiser.ActionLogView.as_view(), name="action_log"),
-    path("t/<int:pk>/backup/", views_organiser.BackupView.as_view(), name="backup"),
     path("t/<int:pk>/delete/", views_organiser.DeleteTournamentView.as_view(), name="delete"),
-    path("rounds/<int:pk>/clock/", views_clock.ClockView.as_view(), name="clock"),
     path("players/", v.PlayerListView.as_view(), name="players"),
     path("players/new/", v.PlayerCreateView.as_view(), name="player_create"),
     path("players/<int:pk>/edit/", v.PlayerUpdateView.as_view(), name="player_edit"),

@@ -16,12 +16,14 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import CreateView, FormView, ListView, UpdateView, View
 from django_tables2 import RequestConfig
 
-from . import actions, cup_roles, registration, roles, services
+from tournaments import actions, roles, services
+from scoring.cups import roles as cup_roles
+from tournaments.registration import register as registration
 from .forms import DrawForm, PlayerForm, RegisterPlayersForm, SubstituteForm, SwapForm, TournamentForm
 from .models import Player, Registration, Tournament
 from .permissions import RoleRequiredMixin, SitePermissionRequiredMixin
 from .posted import whole_number, whole_numbers
-from .tables import PlayerTable, RegistrationTable
+from tournaments.registration.tables import PlayerTable, RegistrationTable
 from .text import quoted
 from .versioning import touch_players
 from .views_public import get_round

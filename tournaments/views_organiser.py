@@ -9,16 +9,15 @@ from urllib.parse import urlencode
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import ListView, TemplateView, View
 
-from . import backup, passwords, roles, sign_in_links
+from archive import backup
+from tournaments import passwords, roles, sign_in_links
 from .models import ActionLog, Tournament, TournamentRole
 from .permissions import Level, RoleRequiredMixin
 from .posted import whole_number
@@ -187,21 +186,6 @@ class RemoveRoleView(RoleRequiredMixin, View):
         except roles.RoleRefused as refused:
             messages.error(request, refused.message)
         return redirect("tournaments_director:roles", pk=pk)
-
-
-class BackupView(RoleRequiredMixin, View):
-    """The organiser downloads the tournament as one archive (:mod:`tournaments.backup`), to keep
-    or to restore elsewhere with ``manage.py import_tournament``."""
-
-    required_role = Level.ORGANISER
-
-    def get(self, request, pk):
-        tournament = get_object_or_404(Tournament, pk=pk)
-        response = HttpResponse(backup.export_tournament(tournament), content_type="application/gzip")
-        stamp = timezone.localtime().strftime("%Y-%m-%d-%H%M")
-        response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}-{stamp}.tarock.json.gz"'
-        response["Cache-Control"] = "no-store"
-        return response
 
 
 class DeleteTournamentView(RoleRequiredMixin, TemplateView):

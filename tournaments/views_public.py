@@ -4,13 +4,12 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from django.views.generic import DetailView, ListView, TemplateView
 
-from scoring.notation_card import notation_card
 
 from .forms import SubstituteForm, SwapForm
 from .models import ActionLog, Round, Seat, Tournament
 from .links import player_names_link, qr_png
 from .permissions import Can
-from .problems import card_labels, translate_problem
+from .problems import card_labels
 from .public_cache import CachedPublicPage, layout_version
 from .services import draw_problem, tables_with_counts
 
@@ -118,32 +117,4 @@ class RoundSeatingView(CachedPublicPage, TemplateView):
             ctx["substitute_form"] = SubstituteForm(round=rnd)
             ctx["locked"] = rnd.tables.filter(hands__isnull=False).exists()
             ctx["is_last"] = not rnd.tournament.round_set.filter(number__gt=rnd.number).exists()
-        return ctx
-
-
-class RulesView(CachedPublicPage, DetailView):
-    """Contracts and bonuses of the tournament's ruleset edition, from its catalogue."""
-
-    model = Tournament
-    template_name = "tournaments/rules.html"
-    context_object_name = "tournament"
-
-    def version_for(self, **kwargs):
-        return layout_version(kwargs["pk"])
-
-    def get_context_data(self, **kwargs):
-        ctx = super().get_context_data(**kwargs)
-        rs = self.object.get_ruleset()
-        ctx["ruleset"] = rs
-        ctx["notation_card"] = notation_card(rs)
-        ctx["summary"] = [translate_problem(line) for line in rs.rules_summary()]
-        ctx["options"] = rs.options_in_force()
-        ctx["contracts"] = [
-            {
-                "contract": c,
-                "bonuses": rs.allowed_bonuses(c.key),
-                "bird": rs.bonus(c.bird) if c.bird and c.bird != "any" else None,
-            }
-            for c in rs.contracts
-        ]
         return ctx

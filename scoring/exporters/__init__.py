@@ -1,6 +1,6 @@
-"""Registered exporters (:mod:`.base`) and the project's own (:mod:`.builtin`)."""
-
-from . import builtin, prizes  # noqa: F401  (registers the project's exporters)
-from .base import Audience, BaseExporter, exporters, get_exporter, params_key, register, storage_name, store, stored
-
-__all__ = ["Audience", "BaseExporter", "exporters", "get_exporter", "params_key", "register", "storage_name", "store", "stored"]
+"""Every download of a tournament or a round as a registered exporter, after pretix's
+``BaseExporter``: the registry and storage (:mod:`.base`), the project's own exporters
+(:mod:`.builtin`, :mod:`.prizes`, registered when the app is ready), the standings workbook and
+PDF and the long list of hands (:mod:`.standings`), the printed sheets (:mod:`.prints`), the
+notation card (:mod:`.notation_card`), the one download view (:mod:`.views`) and the background
+task that renders the heavy ones (:mod:`.tasks`, :class:`.models.ExportJob`)."""

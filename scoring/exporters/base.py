@@ -1,11 +1,11 @@
 """Exports as registered exporters, after pretix's ``BaseExporter``: each download (the standings
 workbook, a round's table results as PDF, ...) is a class with an identifier, a name, an audience,
-a format and ``render()``. One view serves them all (:mod:`scoring.views_exports`).
+a format and ``render()``. One view serves them all (:mod:`scoring.exporters.views`).
 
 Rendered once per data version. A rendered file is kept in Django's default storage under the
 tournament's data version (:mod:`tournaments.versioning`) and the language; a repeated download of
 an unchanged export is read from there. Heavy ones (``is_heavy``: the table results or score sheets
-of a big field) are rendered by the background worker (:mod:`scoring.tasks`) while the page says
+of a big field) are rendered by the background worker (:mod:`scoring.exporters.tasks`) while the page says
 how far it got.
 
 A file is stored whole or not at all (:func:`store`, :mod:`tournaments.atomic`): a full disk or a

@@ -19,8 +19,9 @@ from tournaments.links import player_names_link, private_link, qr_png
 from tournaments.models import Table
 from tournaments.pdf import html_parts_to_pdf, render_pdf
 
-from .. import charts, exports, prints
-from ..notation_card import notation_card
+from scoring.live import charts
+from scoring.exporters import standings as exports, prints
+from scoring.exporters.notation_card import notation_card
 from .base import CSV, XLSX, Audience, BaseExporter, no_progress, register
 
 PART_TABLES = 10  # tables laid out per part of a long print: the worker's progress steps
@@ -88,13 +89,13 @@ class HandsCsv(HandsXlsx):
 @register
 class DayReport(BaseExporter):
     """The day report (Tagesbericht, issue 18): the statistics of the day with the standings'
-    progression and the contract mix as charts (:mod:`scoring.statistics`, :mod:`scoring.charts`)."""
+    progression and the contract mix as charts (:mod:`scoring.live.statistics`, :mod:`scoring.live.charts`)."""
 
     identifier = "day-report"
     verbose_name = gettext_lazy("Day report (PDF)")
 
     def render(self, tournament, params, progress=no_progress):
-        from ..statistics import day_statistics, progression
+        from scoring.live.statistics import day_statistics, progression
 
         stats = day_statistics(tournament)
         context = {
@@ -103,7 +104,7 @@ class DayReport(BaseExporter):
             "progression_chart": charts.data_uri(charts.progression_chart(progression(tournament))),
             "contracts_chart": charts.data_uri(charts.contracts_chart(stats.contracts)) if stats.ruleset.contracts else "",
         }
-        return render_pdf("scoring/day_report_pdf.html", context)
+        return render_pdf("exporters/day_report_pdf.html", context)
 
 
 @register
@@ -115,7 +116,7 @@ class NotationCard(BaseExporter):
 
     def render(self, tournament, params, progress=no_progress):
         card = notation_card(tournament.get_ruleset())
-        return render_pdf("scoring/notation_card_pdf.html", {"tournament": tournament, "card": card})
+        return render_pdf("exporters/notation_card_pdf.html", {"tournament": tournament, "card": card})
 
 
 @register
@@ -132,7 +133,7 @@ class SeatingList(BaseExporter):
         rnd = self.round(tournament, params)
         names = player_names_link(tournament.pk)
         return render_pdf(
-            "tournaments/seating_pdf.html",
+            "exporters/seating_pdf.html",
             {"round": rnd, "tournament": tournament, "names_url": names, "names_qr": qr_png(names), **round_seating(rnd)},
         )
 
@@ -148,7 +149,7 @@ class SeatingWall(BaseExporter):
     def render(self, tournament, params, progress=no_progress):
         rnd = self.round(tournament, params)
         tables = prints.wall_seating(rnd)
-        return render_pdf("tournaments/seating_wall_pdf.html", {"round": rnd, "tournament": tournament, "tables": tables})
+        return render_pdf("exporters/seating_wall_pdf.html", {"round": rnd, "tournament": tournament, "tables": tables})
 
 
 class RoundTablesExporter(BaseExporter):
@@ -196,7 +197,7 @@ class TableResults(RoundTablesExporter):
 
     identifier = "results"
     verbose_name = gettext_lazy("Table results (PDF)")
-    template = "scoring/print_table_results.html"
+    template = "exporters/print_table_results.html"
     heavy_from = 30  # about 0.1 s a table in WeasyPrint (bench/print_bench.py)
 
     def data(self, rnd):
@@ -211,7 +212,7 @@ class ScoreSheets(RoundTablesExporter):
     identifier = "score-sheets"
     verbose_name = gettext_lazy("Score sheets (PDF)")
     audience = Audience.DIRECTOR
-    template = "scoring/print_score_sheets.html"
+    template = "exporters/print_score_sheets.html"
     items = "sheets"
     heavy_from = 40
 
@@ -249,7 +250,7 @@ class TableCards(BaseExporter):
             entry["qr"] = segno.make(entry["url"], error="m").svg_data_uri(scale=3)
         context = {"round": rnd, "tournament": tournament, "per_page": per_page, **seating}
         context["pages"] = prints.card_pages(seating["tables"], per_page)
-        return render_pdf("tournaments/table_cards_pdf.html", context)
+        return render_pdf("exporters/table_cards_pdf.html", context)
 
 
 @register
@@ -273,4 +274,4 @@ class Certificates(BaseExporter):
             "certificates": prints.certificates(tournament, params["places"]),
             "places": params["places"],
         }
-        return render_pdf("scoring/print_certificates.html", context)
+        return render_pdf("exporters/print_certificates.html", context)

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy
 
 from tournaments.pdf import render_pdf
 
-from ..prizes import prize_list
+from scoring.prizes.award import prize_list
 from .base import BaseExporter, no_progress, register
 
 
@@ -19,4 +19,4 @@ class PrizeListPdf(BaseExporter):
         return "prizes"
 
     def render(self, tournament, params, progress=no_progress):
-        return render_pdf("scoring/prize_list_pdf.html", {"tournament": tournament, "prizes": prize_list(tournament), "ruleset": tournament.get_ruleset()})
+        return render_pdf("prizes/list_pdf.html", {"tournament": tournament, "prizes": prize_list(tournament), "ruleset": tournament.get_ruleset()})

@@ -12,7 +12,7 @@ from ..models import Hand
 from .context import TableInfo, record_names
 
 RAW_ROWS_NOTE = "raw rows"
-"""The ``note`` every hand transcribed from a paper sheet is stored with (:mod:`scoring.raw_rows`):
+"""The ``note`` every hand transcribed from a paper sheet is stored with (:mod:`scoring.entry.raw_rows`):
 stored data, never translated; :func:`shown_note` shows it in the reader's language."""
 
 

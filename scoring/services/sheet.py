@@ -77,8 +77,8 @@ class Sheet:
     @property
     def numbers_rule(self) -> str:
         """What the raw-rows box says of a line of numbers at this table: when it is refused, or
-        that it is always the scores (:func:`scoring.raw_rows.numbers_rule`)."""
-        from ..raw_rows import numbers_rule  # the raw rows save through these services
+        that it is always the scores (:func:`scoring.entry.raw_rows.numbers_rule`)."""
+        from scoring.entry.raw_rows import numbers_rule
 
         return numbers_rule(self.info.ruleset)
 

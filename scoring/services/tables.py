@@ -149,7 +149,7 @@ def sheet_versions(**tables) -> dict[int, tuple[int, datetime]]:
     included: every write of a hand adds one (entered one by one or as raw rows, edited, struck,
     restored, re-scored after an earlier hand changed, renumbered, deleted; the history is the
     audit trail of every change, so no write passes it by), none is ever taken away, and an
-    archive carries them all (:mod:`tournaments.backup`). So the version only grows, whatever
+    archive carries them all (:mod:`archive.backup`). So the version only grows, whatever
     changed, and needs no counter of its own that a new kind of write could forget to bump."""
     rows = (
         Hand.history.filter(**tables)

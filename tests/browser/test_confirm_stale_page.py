@@ -47,7 +47,7 @@ def test_confirm_on_a_page_opened_before_the_directors_edit_asks_to_check_again(
     assert "Anna Berger" in phone.inner_text(".confirmation")
     assert SheetConfirmation.objects.get().sheet_version == 3
 
-    log_in(page, live_server, reverse("scoring_director:board", args=[t.pk]))
+    log_in(page, live_server, reverse("live_director:board", args=[t.pk]))
     cell = page.locator(".board a.cell").first
     cell.wait_for()
     text = cell.inner_text()

@@ -18,7 +18,7 @@ PHONE = {"width": 390, "height": 844}
 
 def board_cell(page, live_server, tournament):
     """The board's cell of the tournament's only table, as the director sees it."""
-    page.goto(live_server.url + reverse("scoring_director:board", args=[tournament.pk]))
+    page.goto(live_server.url + reverse("live_director:board", args=[tournament.pk]))
     return page.locator(".board a.cell").first
 
 
@@ -54,13 +54,13 @@ def test_a_confirmation_is_voided_by_the_directors_edit_until_the_players_confir
     phone.click("details button.secondary")
     phone.wait_for_selector("text=The tournament director will look at hand 1")
 
-    log_in(page, live_server, reverse("scoring_director:board", args=[t.pk]))
+    log_in(page, live_server, reverse("live_director:board", args=[t.pk]))
     page.wait_for_selector(".board a.cell")
     assert "✓ 2" in page.locator(".board a.cell").first.inner_text()
 
     # The director edits hand 1 (a lost Dreier, as the flag says) and resolves the flag.
     hand = table.hands.get(number=1)
-    page.goto(live_server.url + reverse("scoring_director:hand_edit", args=[hand.pk]))
+    page.goto(live_server.url + reverse("entry:hand_edit", args=[hand.pk]))
     page.wait_for_selector("#hand-form")
     type_line(page, "d 2 -")
     page.keyboard.press("Enter")

@@ -4,8 +4,9 @@ field's players are ticked from the full list."""
 
 import datetime
 
-from scoring.models import PrizeCategory
-from tournaments.models import Cup, CupRanking, Player, Registration, Tournament
+from scoring.prizes.models import PrizeCategory
+from scoring.cups.models import Cup, CupRanking
+from tournaments.models import Player, Registration, Tournament
 from .helpers import log_in
 
 

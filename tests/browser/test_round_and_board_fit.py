@@ -60,7 +60,7 @@ def test_the_round_pages_table_cards_keep_their_card_column(browser, live_server
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_boards_long_names_leave_the_score_in_the_cell(browser, live_server, nine, director, width):
     page = browser.new_page(locale="en-GB", viewport={"width": width, "height": 900})
-    log_in(page, live_server, reverse("scoring_director:board", args=[nine.pk]))
+    log_in(page, live_server, reverse("live_director:board", args=[nine.pk]))
     page.wait_for_selector("#board .cell .totals")
 
     cells = page.locator("#board .board .cell").evaluate_all(CARD_EDGES)

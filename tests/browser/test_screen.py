@@ -6,7 +6,7 @@ import datetime
 
 from django.utils import timezone
 
-from scoring.models import PrizeCategory, PrizeFund
+from scoring.prizes.models import PrizeCategory, PrizeFund
 from scoring.services import end_table, save_hand
 from tournaments import clock, services
 from tournaments.models import Round

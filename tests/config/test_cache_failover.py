@@ -22,7 +22,7 @@ from django.urls import reverse
 
 from config.cache import redis_cache
 from scoring.models import Hand
-from tournaments.models import Cup
+from scoring.cups.models import Cup
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -47,9 +47,9 @@ def public_pages(table) -> list[str]:
         reverse("scoring:standings", args=[t.pk]),
         reverse("scoring:sheet", args=[table.pk]),
         reverse("tournaments:round", args=[t.pk, 1]),
-        reverse("tournaments:rules", args=[t.pk]),
-        reverse("scoring:player", args=[t.pk, table.seats.first().registration_id]),
-        reverse("scoring:statistics", args=[t.pk]),
+        reverse("scoring:rules", args=[t.pk]),
+        reverse("live:player", args=[t.pk, table.seats.first().registration_id]),
+        reverse("live:statistics", args=[t.pk]),
         reverse("live:screen", args=[t.pk]),
         reverse("cups:table", args=[cup.pk]),
         reverse("scoring:private_sheet", args=[table.token]),
@@ -59,7 +59,7 @@ def public_pages(table) -> list[str]:
 def save_hand_through_the_sheet(client, table):
     """A director's Rufer by seat 1 with seat 3, won (koenigrufen.md §1: +1 each, -1 the others)."""
     data = {"outcome": "played", "dealer": "0", "contract": "rufer", "declarer": "1", "partner": "3", "won": "1"}
-    return client.post(reverse("scoring_director:hand_create", args=[table.pk]), data)
+    return client.post(reverse("entry:hand_create", args=[table.pk]), data)
 
 
 @pytest.mark.django_db
@@ -89,7 +89,7 @@ def test_with_redis_down_every_public_page_answers_and_a_hand_is_saved(four_tabl
 @pytest.mark.django_db
 def test_a_download_is_served_with_redis_down(four_table):
     with override_settings(CACHES=caches_at(spare_port()), RATE_LIMIT_EXPORTS="1/m"):
-        url = reverse("scoring:standings_pdf", args=[four_table.round.tournament_id])
+        url = reverse("exports:standings_pdf", args=[four_table.round.tournament_id])
         # two renders over a limit of one: the limiter cannot count without the cache and lets them through
         first, second = Client().get(url), Client().get(url + "?after=1")
         assert first.status_code == second.status_code == 200

@@ -12,7 +12,7 @@ from django.core.files.storage import default_storage
 from django.test import Client
 from django.urls import reverse
 
-from scoring.exporters import storage_name, store, stored
+from scoring.exporters.base import storage_name, store, stored
 from tournaments.atomic import is_temporary, write_atomically
 
 
@@ -47,7 +47,7 @@ def counted(monkeypatch):
 @pytest.mark.django_db
 @pytest.mark.parametrize("failing", ["os.replace", "os.fsync"])
 def test_an_export_whose_write_fails_is_not_stored_and_is_rendered_again(four_table, settings, counted, monkeypatch, failing):
-    url = reverse("scoring:standings_pdf", args=[four_table.round.tournament_id])
+    url = reverse("exports:standings_pdf", args=[four_table.round.tournament_id])
     with monkeypatch.context() as patch:
         patch.setattr(f"tournaments.atomic.{failing}", disk_full)
         first = Client().get(url)

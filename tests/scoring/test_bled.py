@@ -39,7 +39,7 @@ def table(make_tournament):
 
 def post_hand(client, table, **fields):
     data = {"outcome": "played", **{k: str(v) for k, v in fields.items()}}
-    return client.post(reverse("scoring_director:hand_create", args=[table.pk]), data)
+    return client.post(reverse("entry:hand_create", args=[table.pk]), data)
 
 
 def names(table):
@@ -174,11 +174,11 @@ def test_editing_an_earlier_hand_rescores_the_later_ones(director_client, table,
     post_hand(director_client, table, **DVOJKO)
     assert rows(table) == [(1, KLOP_ROW), (2, [120, 0, 0])]
     first = table.hands.get(number=1)
-    initial = director_client.get(reverse("scoring_director:hand_edit", args=[first.pk])).context["form"].initial
+    initial = director_client.get(reverse("entry:hand_edit", args=[first.pk])).context["form"].initial
     assert (initial["contract"], initial["kontra_by"], initial["points_1"]) == ("klop", 2, "30")
     # Hand 1 becomes a Trojka by forehand (seat 1), 40 points: (10 + 5) = 15, no radelci handed out.
     response = director_client.post(
-        reverse("scoring_director:hand_edit", args=[first.pk]),
+        reverse("entry:hand_edit", args=[first.pk]),
         {"outcome": "played", "dealer": "0", "contract": "trojka", "declarer": "1", "declarer_points": "40",
          "version": str(first.version)},
     )
@@ -192,7 +192,7 @@ def test_editing_an_earlier_hand_rescores_the_later_ones(director_client, table,
     # And back into the Klop: hand 2 is doubled again.
     first.refresh_from_db()
     response = director_client.post(
-        reverse("scoring_director:hand_edit", args=[first.pk]),
+        reverse("entry:hand_edit", args=[first.pk]),
         {"outcome": "played", **{k: str(v) for k, v in KLOP.items()}, "version": str(first.version)},
     )
     assert response.status_code == 302
@@ -211,7 +211,7 @@ def test_edit_carries_a_kept_radelc_to_a_later_hand(director_client, table):
     # keeps the radelc, so hand 3 is doubled now: 30 × 2 = 60.
     second = table.hands.get(number=2)
     response = director_client.post(
-        reverse("scoring_director:hand_edit", args=[second.pk]),
+        reverse("entry:hand_edit", args=[second.pk]),
         {"outcome": "played", **{k: str(v) for k, v in DVOJKO.items()}, "declarer_points": "30"},
     )
     assert response.status_code == 302
@@ -227,7 +227,7 @@ def test_deleting_the_klop_rescores_the_following_hand(director_client, table):
     post_hand(director_client, table, **DVOJKO)
     assert seat_scores(table) == [80, -60, -40]
     klop = table.hands.get(number=1)
-    response = director_client.post(reverse("scoring_director:hand_delete", args=[klop.pk]), {"reason": "wrong table"})
+    response = director_client.post(reverse("entry:hand_delete", args=[klop.pk]), {"reason": "wrong table"})
     assert response.status_code == 302
     # The Dvojko is hand 1 now, without a radelc: (20 + 10) × 2 = 60.
     assert rows(table) == [(1, [60, 0, 0])]
@@ -423,9 +423,9 @@ def test_bled_pdfs(director_client, table):
     pk = played_table(table)
     pdf = Client().get(f"/t/{pk}/standings.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
-    sheets = director_client.get(reverse("scoring_director:score_sheets_pdf", args=[pk, 1]))
+    sheets = director_client.get(reverse("exports_director:score_sheets_pdf", args=[pk, 1]))
     assert sheets.status_code == 200 and sheets.content.startswith(b"%PDF")
-    results = director_client.get(reverse("scoring_director:table_results_pdf", args=[pk, 1]))
+    results = director_client.get(reverse("exports_director:table_results_pdf", args=[pk, 1]))
     assert results.status_code == 200 and results.content.startswith(b"%PDF")
 
 
@@ -469,7 +469,7 @@ def test_manual_row_gives_radelci_by_its_contract_struck_gives_none(director_cli
 def test_preview_scores_with_the_radelci(director_client, table):
     post_hand(director_client, table, **KLOP)
     data = {"outcome": "played", **{k: str(v) for k, v in DVOJKO.items()}}
-    response = director_client.post(reverse("scoring_director:hand_preview", args=[table.pk]), data)
+    response = director_client.post(reverse("entry:hand_preview", args=[table.pk]), data)
     assert response.status_code == 200
     assert response.context["scores"] == [120, 0, 0]
     assert "+120" in response.content.decode()
@@ -479,10 +479,10 @@ def test_preview_scores_with_the_radelci(director_client, table):
 @pytest.mark.django_db
 def test_bled_standings_pdf_writes_table_points_as_players_do(make_tournament, monkeypatch):
     """§7: a shared first place is 1½ table points — the PDF must not print the Fraction "3/2"."""
-    import scoring.exports
+    import scoring.exporters.standings
 
     captured = []
-    monkeypatch.setattr(scoring.exports, "html_to_pdf", lambda html: captured.append(html) or b"%PDF-stub")
+    monkeypatch.setattr(scoring.exporters.standings, "html_to_pdf", lambda html: captured.append(html) or b"%PDF-stub")
     t, _regs = two_tables(make_tournament)
     assert Client().get(f"/t/{t.pk}/standings.pdf").status_code == 200
     html = captured[0]
@@ -498,7 +498,7 @@ def test_bled_certificates_write_table_points_as_players_do(director_client, mak
     monkeypatch.setattr(tournaments.pdf, "html_to_pdf", lambda html: captured.append(html) or b"%PDF-stub")
     t, _regs = two_tables(make_tournament)
     # places 1–3: 2 (table 1 winner) and the two shared 1½ of table 2
-    response = director_client.get(reverse("scoring_director:certificates_pdf", args=[t.pk]) + "?places=3")
+    response = director_client.get(reverse("exports_director:certificates_pdf", args=[t.pk]) + "?places=3")
     assert response.status_code == 200
     html = captured[0]
     assert "3/2" not in html

@@ -21,7 +21,7 @@ def table(make_tournament):
 
 def post(client, table, **fields):
     data = {"outcome": "played", "dealer": "0", **{k: str(v) for k, v in fields.items()}}
-    return client.post(reverse("scoring_director:hand_create", args=[table.pk]), data)
+    return client.post(reverse("entry:hand_create", args=[table.pk]), data)
 
 
 @pytest.mark.django_db

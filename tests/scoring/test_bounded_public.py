@@ -51,7 +51,7 @@ def test_300_junk_query_strings_make_one_cached_page(four_table, standings_rende
 @pytest.mark.django_db
 def test_after_must_be_a_drawn_round(four_table, standings_renders, settings):
     t = four_table.round.tournament
-    page, pdf = reverse("scoring:standings", args=[t.pk]), reverse("scoring:standings_pdf", args=[t.pk])
+    page, pdf = reverse("scoring:standings", args=[t.pk]), reverse("exports:standings_pdf", args=[t.pk])
     for value in ("999", "0", "2"):  # round 2 is not drawn yet
         assert Client().get(f"{page}?after={value}").status_code == 404, value
         assert Client().get(f"{pdf}?after={value}").status_code == 404, value
@@ -66,7 +66,7 @@ def test_after_must_be_a_drawn_round(four_table, standings_renders, settings):
 
 @pytest.mark.django_db
 def test_200_after_values_store_one_pdf(four_table, settings):
-    pdf = reverse("scoring:standings_pdf", args=[four_table.round.tournament_id])
+    pdf = reverse("exports:standings_pdf", args=[four_table.round.tournament_id])
     answers = [Client().get(f"{pdf}?after={n}").status_code for n in range(1, 201)]
     assert answers == [200] + [404] * 199
     assert len(exported_files(settings)) == 1 and exported_files(settings)[0].startswith("after-1.")
@@ -115,7 +115,7 @@ def test_anonymous_page_renders_are_limited_but_cached_pages_and_304_are_not(fou
     detail, standings, rules, seating = (
         reverse("tournaments:detail", args=[t.pk]),
         reverse("scoring:standings", args=[t.pk]),
-        reverse("tournaments:rules", args=[t.pk]),
+        reverse("scoring:rules", args=[t.pk]),
         reverse("tournaments:round", args=[t.pk, 1]),
     )
     visitor = Client(HTTP_ACCEPT_LANGUAGE="en")
@@ -138,9 +138,9 @@ def test_anonymous_export_renders_are_limited_but_stored_files_are_not(four_tabl
     settings.RATE_LIMIT_EXPORTS = "2/m"
     t = four_table.round.tournament
     csv, pdf, xlsx = (
-        reverse("scoring:hands_csv", args=[t.pk]),
-        reverse("scoring:standings_pdf", args=[t.pk]),
-        reverse("scoring:standings_xlsx", args=[t.pk]),
+        reverse("exports:hands_csv", args=[t.pk]),
+        reverse("exports:standings_pdf", args=[t.pk]),
+        reverse("exports:standings_xlsx", args=[t.pk]),
     )
     visitor = Client()
     assert visitor.get(csv).status_code == 200 and visitor.get(pdf).status_code == 200
@@ -159,7 +159,7 @@ def test_a_stored_download_reads_the_tournament_once(four_table, django_assert_n
     """An anonymous download served from the storage costs the tournament's row (and the round
     its ``?after=`` names) and nothing more: the rate limit's decision is taken by the view
     itself, once it knows a render is due, not by a second look-up before it."""
-    pdf = reverse("scoring:standings_pdf", args=[four_table.round.tournament_id])
+    pdf = reverse("exports:standings_pdf", args=[four_table.round.tournament_id])
     for query, queries in (("", 1), ("?after=1", 2)):
         assert Client().get(pdf + query).status_code == 200  # rendered and stored
         with django_assert_num_queries(queries):
@@ -177,8 +177,8 @@ def test_a_cached_page_costs_the_version_query_only(four_table, django_assert_nu
     for url in (
         reverse("scoring:standings", args=[t.pk]),
         reverse("scoring:standings", args=[t.pk]) + "?after=1",
-        reverse("scoring:statistics", args=[t.pk]) + f"?player={player}",
-        reverse("scoring:chart_progression", args=[t.pk]) + f"?player={player}",
+        reverse("live:statistics", args=[t.pk]) + f"?player={player}",
+        reverse("live:chart_progression", args=[t.pk]) + f"?player={player}",
     ):
         first = Client().get(url)
         assert first.status_code == 200, url
@@ -191,7 +191,7 @@ def test_a_cached_page_costs_the_version_query_only(four_table, django_assert_nu
 def test_a_player_of_nobody_is_refused_and_not_kept(four_table, make_tournament):
     t = four_table.round.tournament
     other = make_tournament(players=4, name="Anderes Turnier").registrations.first().pk
-    page, chart = reverse("scoring:statistics", args=[t.pk]), reverse("scoring:chart_progression", args=[t.pk])
+    page, chart = reverse("live:statistics", args=[t.pk]), reverse("live:chart_progression", args=[t.pk])
     for value in ("999999", "0", str(other)):  # nobody, or a player of another tournament
         assert Client().get(f"{page}?player={value}").status_code == 404, value
         assert Client().get(f"{chart}?player={value}").status_code == 404, value

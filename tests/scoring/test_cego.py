@@ -24,7 +24,7 @@ def create(client, players=0, options=()):
 
 def post_hand(client, table, **fields):
     data = {"outcome": "played", **{k: str(v) for k, v in fields.items()}}
-    return client.post(reverse("scoring_director:hand_create", args=[table.pk]), data)
+    return client.post(reverse("entry:hand_create", args=[table.pk]), data)
 
 
 @pytest.mark.django_db

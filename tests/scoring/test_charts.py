@@ -6,8 +6,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from scoring import charts
-from scoring.statistics import ContractCount, Progression, Series
+from scoring.live import charts
+from scoring.live.statistics import ContractCount, Progression, Series
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

@@ -5,8 +5,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from scoring import charts
-from scoring.statistics import Progression, Series
+from scoring.live import charts
+from scoring.live.statistics import Progression, Series
 
 SVG = "{http://www.w3.org/2000/svg}"
 

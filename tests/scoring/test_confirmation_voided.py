@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Hand, SheetConfirmation
-from scoring.raw_rows import save_raw_rows
+from scoring.entry.raw_rows import save_raw_rows
 from scoring.services import (
     confirm_sheet,
     delete_hand,
@@ -27,8 +27,9 @@ from scoring.services import (
 )
 from scoring.services import tables as table_services
 from scoring.services.tables import SheetChanged, confirmation_state, confirmation_states, sheet_versions
-from tournaments import backup, services
-from tournaments.backup import BackupRefused, export_tournament, restore
+from archive import backup
+from tournaments import services
+from archive.backup import BackupRefused, export_tournament, restore
 
 DREIER_WON = {"dealer": 3, "contract": "dreier", "declarer": 1, "won": True}  # [-5, 15, -5, -5]
 DREIER_LOST = {"dealer": 3, "contract": "dreier", "declarer": 1, "won": False}  # [5, -15, 5, 5]
@@ -123,7 +124,7 @@ def cells(page) -> str:
 
 @pytest.mark.django_db
 def test_the_board_shows_changed_after_confirmation_instead_of_the_tick(director_client, confirmed, english):
-    url = reverse("scoring_director:board", args=[confirmed.round.tournament_id])
+    url = reverse("live_director:board", args=[confirmed.round.tournament_id])
     board = cells(director_client.get(url))
     assert "✓ 2" in board and "changed after confirmation" not in board
     hand = first(confirmed)
@@ -142,7 +143,7 @@ def test_the_board_shows_changed_after_confirmation_instead_of_the_tick(director
 
 @pytest.mark.django_db
 def test_the_board_reads_every_confirmation_in_a_fixed_number_of_queries(make_tournament, django_assert_num_queries):
-    from scoring.board import build_board
+    from scoring.live.board import build_board
 
     t = make_tournament(players=12)
     tables = list(services.draw_next_round(t, seed=3).tables.order_by("number"))
@@ -270,7 +271,7 @@ def test_confirm_sheet_compares_the_version_seen_under_the_tables_lock(confirmed
 @pytest.mark.django_db
 def test_the_board_reads_the_hand_history_of_the_confirmed_tables_only(make_tournament, monkeypatch):
     """The board polls every few seconds: the history of tables nobody confirmed is not read."""
-    from scoring.board import build_board
+    from scoring.live.board import build_board
 
     t = make_tournament(players=12)
     tables = list(services.draw_next_round(t, seed=3).tables.order_by("number"))
@@ -374,7 +375,7 @@ def test_the_directors_sheet_says_so_in_the_answer_to_his_save(director_client, 
     page = director_client.get(confirmed.get_absolute_url()).content.decode()
     assert "The players confirmed this sheet" in page and "Changed after confirmation" not in page
     data = {"outcome": "played", "dealer": "1", "contract": "dreier", "declarer": "2", "won": "1", "number": "3"}
-    url = reverse("scoring_director:hand_create", args=[confirmed.pk])
+    url = reverse("entry:hand_create", args=[confirmed.pk])
     answer = director_client.post(url, data, headers={"HX-Request": "true"}).content.decode()
     assert answer.startswith('<div id="sheet">') and "Changed after confirmation" in answer
 

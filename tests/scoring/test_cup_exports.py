@@ -24,8 +24,9 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring.cup_exports import cup_poster_pdf, cup_workbook, poster_layout, sheet_title
-from tournaments.models import Cup, CupRanking, CupResult, Player
+from scoring.cups.exports import cup_poster_pdf, cup_workbook, poster_layout, sheet_title
+from scoring.cups.models import Cup, CupRanking, CupResult
+from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
 
@@ -170,7 +171,7 @@ def test_downloads(client, cup, english):
 
 
 def test_download_follows_a_new_result(client, cup, english):
-    from scoring.cup_standings import touch_cup
+    from scoring.cups.table import touch_cup
 
     first = client.get(reverse("cups:export", args=[cup.pk, "xlsx"]))
     CupResult.objects.create(cup=cup, event="Cup Zams", date=datetime.date(2026, 1, 10), player=Player.objects.get(name="Anna Huber"),

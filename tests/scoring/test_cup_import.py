@@ -24,9 +24,10 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring import cup_import
-from scoring.cup_standings import cup_standings
-from tournaments.models import Cup, CupResult, Player, Tournament
+from scoring.cups import importer as cup_import
+from scoring.cups.table import cup_standings
+from scoring.cups.models import Cup, CupResult
+from tournaments.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
 

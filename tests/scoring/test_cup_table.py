@@ -10,11 +10,12 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from scoring.cup_standings import cup_standings
+from scoring.cups.table import cup_standings
 from scoring.services import end_table, save_hand
 from tournaments import services
-from tournaments.models import Cup, CupRanking, CupResult, Player
-from tournaments.registration import merge_players
+from scoring.cups.models import Cup, CupRanking, CupResult
+from tournaments.models import Player
+from tournaments.registration.register import merge_players
 
 # koenigrufen.md §1: a Rufer won by seat 1 with seat 3: +1 each, −1 for seats 0 and 2.
 RUFER_1_3_WON = {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, "won": True}
@@ -160,7 +161,7 @@ def test_only_organisers_change_cups(cup, client):
 
 @pytest.mark.django_db
 def test_a_restored_archive_joins_the_cup_of_its_name_or_none(cup, make_tournament):
-    from tournaments.backup import export_tournament, import_tournament
+    from archive.backup import export_tournament, import_tournament
 
     cup, _players = cup
     t = make_tournament(players=4)

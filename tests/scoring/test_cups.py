@@ -4,7 +4,7 @@ comments)."""
 
 import pytest
 
-from scoring.cups import Result, cup_points, cup_table, results_counted, shared_points
+from scoring.cups.points import Result, cup_points, cup_table, results_counted, shared_points
 
 
 def test_the_tirol_formula_with_37_players_gives_the_rule_files_example():

@@ -8,7 +8,7 @@ from scoring.models import Hand
 
 def post_hand(client, table, **fields):
     data = {"outcome": "played", "dealer": "3", **{k: str(v) for k, v in fields.items()}}
-    return client.post(reverse("scoring_director:hand_create", args=[table.pk]), data)
+    return client.post(reverse("entry:hand_create", args=[table.pk]), data)
 
 
 def names(table):
@@ -138,14 +138,14 @@ def test_edit_rescoring_and_delete_renumbers(director_client, four_table):
     post_hand(director_client, four_table, dealer=0, contract="dreier", declarer=2, won=1)
     post_hand(director_client, four_table, dealer=1, contract="dreier", declarer=3, won=0)
     first = Hand.objects.get(number=1)
-    edit_url = reverse("scoring_director:hand_edit", args=[first.pk])
+    edit_url = reverse("entry:hand_edit", args=[first.pk])
     page = director_client.get(edit_url)
     assert page.context["form"].initial["contract"] == "dreier"
     response = director_client.post(edit_url, {"outcome": "played", "dealer": "3", "contract": "dreier", "declarer": "1", "won": "0"})
     assert response.status_code == 302
     first.refresh_from_db()
     assert first.scores == [5, -15, 5, 5]
-    director_client.post(reverse("scoring_director:hand_delete", args=[first.pk]))
+    director_client.post(reverse("entry:hand_delete", args=[first.pk]))
     assert list(Hand.objects.order_by("number").values_list("number", "scores")) == [
         (1, [-5, -5, 15, -5]),
         (2, [5, 5, 5, -15]),
@@ -174,7 +174,7 @@ def test_trischaken_renonce_needs_no_card_points(director_client, four_table):
 def test_next_dealer_moves_on_from_the_last_hand_after_a_deletion(director_client, four_table):
     for dealer in (3, 0, 1):  # hands 1-3
         post_hand(director_client, four_table, dealer=dealer, outcome="struck", reason="Test")
-    director_client.post(reverse("scoring_director:hand_delete", args=[Hand.objects.get(number=1).pk]))
+    director_client.post(reverse("entry:hand_delete", args=[Hand.objects.get(number=1).pk]))
     sheet = director_client.get(four_table.get_absolute_url()).context["sheet"]
     assert [r.dealer for r in sheet.rows] == [0, 1]
     assert (sheet.next_number, sheet.next_dealer) == (3, 2)  # not seat 1 dealing twice in a row

@@ -34,7 +34,7 @@ def scorer_client(table):
 
 def create(client, table, url_name="hand_create", **fields):
     data = {"outcome": "played", "source": "fields", **{k: str(v) for k, v in fields.items()}}
-    return client.post(reverse(f"scoring_director:{url_name}", args=[table.pk]), data)
+    return client.post(reverse(f"entry:{url_name}", args=[table.pk]), data)
 
 
 @pytest.fixture
@@ -96,7 +96,7 @@ def struck_then_manual(table, director):
 def test_a_scorer_may_not_edit_a_struck_hand_into_a_played_one(director, director_client, four_table, english):
     hand = struck_then_manual(four_table, director)
     scorer, _user = scorer_client(four_table)
-    edit = reverse("scoring_director:hand_edit", args=[hand.pk])
+    edit = reverse("entry:hand_edit", args=[hand.pk])
     # not offered: the sheet says it is struck by the director instead of "edit"; the edit page sends him back
     sheet = scorer.get(reverse("scoring:sheet", args=[four_table.pk])).content.decode()
     assert edit not in sheet and "struck by the director" in sheet
@@ -109,7 +109,7 @@ def test_a_scorer_may_not_edit_a_struck_hand_into_a_played_one(director, directo
         response = scorer.post(edit, data)
         assert response.status_code == 422, data
         assert f"Hand 1 {LIFT_REFUSED}" in response.content.decode(), data
-        preview = scorer.post(reverse("scoring_director:hand_preview", args=[four_table.pk]) + f"?edit={hand.pk}", data)
+        preview = scorer.post(reverse("entry:hand_preview", args=[four_table.pk]) + f"?edit={hand.pk}", data)
         assert LIFT_REFUSED in preview.content.decode() and "This hand scores" not in preview.content.decode(), data
     hand.refresh_from_db()
     assert (hand.record["outcome"], hand.version) == ("struck", 2)
@@ -128,7 +128,7 @@ def test_a_scorer_may_not_edit_a_struck_hand_into_a_played_one(director, directo
 def test_a_scorer_may_not_restore_the_unstruck_version_of_a_struck_hand(director, director_client, four_table, english):
     hand = struck_then_manual(four_table, director)
     scorer, user = scorer_client(four_table)
-    history = reverse("scoring_director:hand_history", args=[hand.pk])
+    history = reverse("entry:hand_history", args=[hand.pk])
     shown = scorer.get(history).content.decode()
     assert "restore this version" not in shown and LIFT_REFUSED in shown
     unstruck = hand.history.get(record__outcome="manual")

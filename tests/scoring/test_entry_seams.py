@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Hand
-from scoring.raw_rows import RawRowsRejected, save_raw_rows
+from scoring.entry.raw_rows import RawRowsRejected, save_raw_rows
 from scoring.services import save_hand, verify_round
 from tournaments import services
 from tournaments.models import TournamentRole
@@ -46,7 +46,7 @@ def text_of(markup: str) -> str:
 
 def post(client, table, url_name="hand_create", **fields):
     data = {"outcome": "played", "dealer": str(table.dealer_of(1, table.seats.count())), **{k: str(v) for k, v in fields.items()}}
-    return client.post(reverse(f"scoring_director:{url_name}", args=[table.pk]), data)
+    return client.post(reverse(f"entry:{url_name}", args=[table.pk]), data)
 
 
 # ------------------------------------------------------------------------------------ raw rows
@@ -117,16 +117,16 @@ def test_a_scorer_is_not_offered_striking_a_hand_and_is_refused_it_by_name(direc
     for data in ({"quick": "-- # Karten falsch gegeben", "source": "line"}, {"outcome": "struck", "reason": "x", "source": "fields"}):
         preview = post(scorer, four_table, "hand_preview", **data).content.decode()
         assert STRIKE_REFUSED in preview and "This hand scores" not in preview, data
-    raw = scorer.post(reverse("scoring_director:raw_rows", args=[four_table.pk]), {"rows": "5 -15 5 5\n-- # falsch"})
+    raw = scorer.post(reverse("entry:raw_rows", args=[four_table.pk]), {"rows": "5 -15 5 5\n-- # falsch"})
     assert raw.status_code == 422 and f"Line 2: {STRIKE_REFUSED}" in raw.content.decode()
     assert not Hand.objects.exists()
     # editing a hand into a struck one: refused too
     hand = save_hand(four_table, {"dealer": four_table.dealer_of(1, 4), "outcome": "manual", "scores": [1, -1, 0, 0]})
-    edit = scorer.post(reverse("scoring_director:hand_edit", args=[hand.pk]),
+    edit = scorer.post(reverse("entry:hand_edit", args=[hand.pk]),
                        {"dealer": "0", "quick": "-- # falsch", "source": "line", "version": "1"})
     assert edit.status_code == 422 and Hand.objects.get().record["outcome"] == "manual"
     # the director strikes it
-    struck = director_client.post(reverse("scoring_director:hand_edit", args=[hand.pk]),
+    struck = director_client.post(reverse("entry:hand_edit", args=[hand.pk]),
                                   {"dealer": "0", "quick": "-- # falsch", "source": "line", "version": "1"})
     assert struck.status_code == 302 and Hand.objects.get().record["outcome"] == "struck"
 
@@ -137,7 +137,7 @@ def test_a_scorer_may_not_restore_a_struck_version(director, four_table, english
     dealer = four_table.dealer_of(1, 4)
     hand = save_hand(four_table, {"dealer": dealer, "outcome": "struck", "note": "falsch"}, director, reason="falsch")
     save_hand(four_table, {"dealer": dealer, "outcome": "manual", "scores": [1, -1, 0, 0]}, director, hand=hand)
-    history = reverse("scoring_director:hand_history", args=[hand.pk])
+    history = reverse("entry:hand_history", args=[hand.pk])
     shown = scorer.get(history).content.decode()
     assert "restore this version" not in shown and "only a tournament director restores it" in shown
     old = hand.history.order_by("history_date").first()
@@ -173,7 +173,7 @@ def test_a_verified_rounds_history_offers_no_restore_and_says_why(director, dire
     dealer = four_table.dealer_of(1, 4)
     hand = save_hand(four_table, {"dealer": dealer, "outcome": "manual", "scores": [1, -1, 0, 0]}, director)
     save_hand(four_table, {"dealer": dealer, "outcome": "manual", "scores": [2, -2, 0, 0]}, director, hand=hand)
-    history = reverse("scoring_director:hand_history", args=[hand.pk])
+    history = reverse("entry:hand_history", args=[hand.pk])
     assert director_client.get(history).content.decode().count("restore this version") == 1
     verify_round(four_table.round, director)
     shown = text_of(director_client.get(history).content.decode())

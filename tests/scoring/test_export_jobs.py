@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from scoring import tasks
-from scoring.exporters import get_exporter
-from scoring.models import ExportJob
+from scoring.exporters import tasks
+from scoring.exporters.base import get_exporter
+from scoring.exporters.models import ExportJob
 from tournaments import services
 
 
@@ -37,7 +37,7 @@ def results_job(make_tournament, settings, english, django_capture_on_commit_cal
     settings.EXPORT_HEAVY_FROM = {"results": 1}
     t = make_tournament(players=8)
     services.draw_next_round(t, seed=4)
-    url = reverse("scoring:table_results_pdf", args=[t.pk, 1])
+    url = reverse("exports:table_results_pdf", args=[t.pk, 1])
     with django_capture_on_commit_callbacks(execute=True):
         location = Client().get(url)["Location"]
     return url, location, ExportJob.objects.get()
@@ -162,7 +162,7 @@ def test_a_full_disk_fails_the_job_with_a_message_saying_so(results_job, monkeyp
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr("scoring.exporters.store", full)
-    with caplog.at_level(logging.ERROR, logger="scoring.tasks"):
+    with caplog.at_level(logging.ERROR, logger="scoring.exporters.tasks"):
         run_worker()
     job.refresh_from_db()
     assert (job.status, job.failure, job.lease_until) == ("failed", "disk_full", None)
@@ -198,13 +198,13 @@ def test_an_export_rendered_in_the_request_is_sent_whole_when_the_disk_is_full(f
 
     from openpyxl import load_workbook
 
-    url = reverse("scoring:standings_xlsx", args=[four_table.round.tournament.pk])
+    url = reverse("exports:standings_xlsx", args=[four_table.round.tournament.pk])
 
     def full(name, content):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr("scoring.views_exports.store", full)
-    with caplog.at_level(logging.WARNING, logger="scoring.views_exports"):
+    monkeypatch.setattr("scoring.exporters.views.store", full)
+    with caplog.at_level(logging.WARNING, logger="scoring.exporters.views"):
         response = Client().get(url)
     assert response.status_code == 200
     assert load_workbook(BytesIO(response.content)).sheetnames  # the whole workbook, from memory

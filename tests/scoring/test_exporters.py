@@ -11,8 +11,8 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from scoring.exporters import base as exporter_base
-from scoring.exporters import exporters, get_exporter
-from scoring.models import ExportJob
+from scoring.exporters.base import exporters, get_exporter
+from scoring.exporters.models import ExportJob
 from scoring.services import save_hand
 from tournaments import services
 
@@ -53,7 +53,7 @@ def stored_files(settings) -> list[str]:
 @pytest.mark.django_db
 def test_an_export_is_rendered_once_per_data_version(four_table, counted, settings):
     t = four_table.round.tournament
-    url = reverse("scoring:standings_xlsx", args=[t.pk])
+    url = reverse("exports:standings_xlsx", args=[t.pk])
     first = Client().get(url)
     again = Client().get(url)
     assert counted["standings-xlsx"] == 1
@@ -74,7 +74,7 @@ def test_an_export_is_rendered_once_per_data_version(four_table, counted, settin
 @pytest.mark.django_db
 def test_query_spellings_of_one_export_share_its_file(four_table, counted):
     t = four_table.round.tournament
-    url = reverse("scoring:standings_pdf", args=[t.pk])
+    url = reverse("exports:standings_pdf", args=[t.pk])
     Client().get(url + "?after=1")
     Client().get(url + "?after=01&x=2")
     assert counted["standings-pdf"] == 1
@@ -86,18 +86,18 @@ def test_query_spellings_of_one_export_share_its_file(four_table, counted):
 @pytest.mark.django_db
 def test_director_exports_ask_for_a_login_and_public_ones_do_not(four_table, director_client):
     t = four_table.round.tournament
-    sheets = reverse("scoring_director:score_sheets_pdf", args=[t.pk, 1])
-    cards = reverse("tournaments_director:table_cards_pdf", args=[t.pk, 1])
-    certificates = reverse("scoring_director:certificates_pdf", args=[t.pk])
-    for url in (sheets, cards, certificates, reverse("scoring:export", args=[t.pk, "certificates"])):
+    sheets = reverse("exports_director:score_sheets_pdf", args=[t.pk, 1])
+    cards = reverse("exports_director:table_cards_pdf", args=[t.pk, 1])
+    certificates = reverse("exports_director:certificates_pdf", args=[t.pk])
+    for url in (sheets, cards, certificates, reverse("exports:export", args=[t.pk, "certificates"])):
         response = Client().get(url)
         assert response.status_code == 302 and response["Location"].startswith("/accounts/login/"), url
         assert director_client.get(url).status_code == 200, url
     for url in (
-        reverse("scoring:table_results_pdf", args=[t.pk, 1]),  # public again (issue 16)
-        reverse("tournaments:seating_pdf", args=[t.pk, 1]),
-        reverse("scoring:hands_csv", args=[t.pk]),
-        reverse("scoring:round_export", args=[t.pk, 1, "seating-wall"]),
+        reverse("exports:table_results_pdf", args=[t.pk, 1]),  # public again (issue 16)
+        reverse("exports:seating_pdf", args=[t.pk, 1]),
+        reverse("exports:hands_csv", args=[t.pk]),
+        reverse("exports:round_export", args=[t.pk, 1, "seating-wall"]),
     ):
         assert Client().get(url).status_code == 200, url
 
@@ -105,9 +105,9 @@ def test_director_exports_ask_for_a_login_and_public_ones_do_not(four_table, dir
 @pytest.mark.django_db
 def test_unknown_exports_and_rounds_are_404(four_table):
     t = four_table.round.tournament
-    assert Client().get(reverse("scoring:export", args=[t.pk, "nothing"])).status_code == 404
-    assert Client().get(reverse("scoring:table_results_pdf", args=[t.pk, 9])).status_code == 404
-    assert Client().get(reverse("scoring:standings_xlsx", args=[t.pk + 100])).status_code == 404
+    assert Client().get(reverse("exports:export", args=[t.pk, "nothing"])).status_code == 404
+    assert Client().get(reverse("exports:table_results_pdf", args=[t.pk, 9])).status_code == 404
+    assert Client().get(reverse("exports:standings_xlsx", args=[t.pk + 100])).status_code == 404
 
 
 @pytest.mark.django_db
@@ -119,7 +119,7 @@ def test_a_heavy_export_is_prepared_by_the_worker_with_its_progress(
     rnd = services.draw_next_round(t, seed=4)
     for table in rnd.tables.all():
         save_hand(table, HAND)
-    url = reverse("scoring:table_results_pdf", args=[t.pk, 1])
+    url = reverse("exports:table_results_pdf", args=[t.pk, 1])
     viewer = Client()
     with django_capture_on_commit_callbacks(execute=True):  # the job is handed over on commit
         response = viewer.get(url)
@@ -148,7 +148,7 @@ def test_the_waiting_page_counts_the_tables_done(make_tournament, settings, engl
     settings.EXPORT_HEAVY_FROM = {"results": 1}
     t = make_tournament(players=8)
     services.draw_next_round(t, seed=4)
-    url = reverse("scoring:table_results_pdf", args=[t.pk, 1])
+    url = reverse("exports:table_results_pdf", args=[t.pk, 1])
     location = Client().get(url)["Location"]
     ExportJob.objects.update(status="running", done=1)
     page = Client().get(location).content.decode()
@@ -162,7 +162,7 @@ def test_a_failed_job_says_so_and_can_be_tried_again(
     settings.EXPORT_HEAVY_FROM = {"results": 1}
     t = make_tournament(players=4)
     services.draw_next_round(t, seed=4)
-    url = reverse("scoring:table_results_pdf", args=[t.pk, 1])
+    url = reverse("exports:table_results_pdf", args=[t.pk, 1])
     with django_capture_on_commit_callbacks(execute=True):
         location = Client().get(url)["Location"]
     exporter = get_exporter("results")
@@ -191,7 +191,7 @@ def test_every_exporter_has_a_unique_identifier_a_name_and_a_format():
 def test_a_late_render_of_an_old_version_never_removes_a_newer_file(settings, tmp_path):
     from django.core.files.storage import default_storage
 
-    from scoring.exporters import storage_name, store
+    from scoring.exporters.base import storage_name, store
 
     settings.MEDIA_ROOT = tmp_path
     v5 = storage_name(1, "results", "round=1", "de", "5.1700000000000000", "pdf")
@@ -215,7 +215,7 @@ def test_without_a_worker_the_development_server_renders_a_heavy_export_at_once(
     settings.EXPORT_HEAVY_FROM = {"results": 1}
     t = make_tournament(players=4)
     services.draw_next_round(t, seed=4)
-    url = reverse("scoring:table_results_pdf", args=[t.pk, 1])
+    url = reverse("exports:table_results_pdf", args=[t.pk, 1])
     viewer = Client()
     with django_capture_on_commit_callbacks(execute=True):
         location = viewer.get(url)["Location"]

@@ -6,7 +6,7 @@ from io import BytesIO
 import pytest
 from openpyxl import load_workbook
 
-from scoring.exports import UNPLAYED
+from scoring.exporters.standings import UNPLAYED
 from scoring.services import end_table, save_hand
 from tournaments import services
 

@@ -13,10 +13,11 @@ from decimal import Decimal as D
 import pytest
 from django.urls import reverse
 
-from scoring.models import Hand, PrizeFund
-from scoring.prizes import kontra_calls, prize_list
+from scoring.models import Hand
+from scoring.prizes.models import PrizeFund
+from scoring.prizes.award import kontra_calls, prize_list
 from scoring.services import build_sheet, end_table, save_hand
-from scoring.statistics import day_statistics
+from scoring.live.statistics import day_statistics
 from tournaments.models import Tournament
 
 PAGAT = {"bonus": "pagat", "team": "declarer", "announced": True, "made": True}
@@ -24,7 +25,7 @@ PAGAT = {"bonus": "pagat", "team": "declarer", "announced": True, "made": True}
 
 def post(client, table, **fields):
     data = {"outcome": "played", "dealer": "3", **{k: str(v) for k, v in fields.items()}}
-    return client.post(reverse("scoring_director:hand_create", args=[table.pk]), data)
+    return client.post(reverse("entry:hand_create", args=[table.pk]), data)
 
 
 def names(table):
@@ -46,7 +47,7 @@ def test_the_line_saves_rekontra_who_said_kontra_and_a_kontrad_pagat_and_the_row
     label = build_sheet(four_table).rows[0].label
     assert "rekontra" in label and f"kontra by {names(four_table)[2]}" in label and "Pagat announced kontra" in label
     # The line prints back as typed.
-    page = director_client.get(reverse("scoring_director:hand_edit", args=[hand.pk]))
+    page = director_client.get(reverse("entry:hand_edit", args=[hand.pk]))
     assert page.status_code == 200 and 'value="d 2 + re pag!k k3"' in page.content.decode()
 
 
@@ -90,7 +91,7 @@ def test_the_line_reads_who_said_the_kontra_alone_as_a_kontra(director_client, f
     hand = Hand.objects.get()
     assert (hand.record["kontra"], hand.record["kontra_by"]) == (1, 2)
     assert hand.scores == [-5, 15, -5, -5]
-    page = director_client.get(reverse("scoring_director:hand_edit", args=[hand.pk]))
+    page = director_client.get(reverse("entry:hand_edit", args=[hand.pk]))
     assert 'value="d 2 + k3"' in page.content.decode()  # prints back to a line that reads the same
 
 

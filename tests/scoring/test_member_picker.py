@@ -12,8 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.member_picker import LIST_ALL_UP_TO, PICK_LIMIT
-from scoring.models import PrizeCategory
-from tournaments.models import Cup, CupRanking, Player, Registration, Tournament
+from scoring.prizes.models import PrizeCategory
+from scoring.cups.models import Cup, CupRanking
+from tournaments.models import Player, Registration, Tournament
 
 
 def big_field(players: int) -> Tournament:
@@ -33,7 +34,7 @@ def test_the_prize_settings_at_1000_registrations_render_the_chosen_members_only
     ladies = PrizeCategory.objects.create(tournament=t, order=1, kind="group", name="Damen", places=1)
     ladies.members.add(regs[0], regs[500])
     PrizeCategory.objects.create(tournament=t, order=2, kind="places", name="Hauptpreise", places=3, shares="50 30 20")
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     with django_assert_max_num_queries(30):
         response = director_client.get(url)
     page = response.content.decode()
@@ -47,7 +48,7 @@ def test_the_prize_settings_at_1000_registrations_render_the_chosen_members_only
 @pytest.mark.django_db
 def test_the_prize_settings_search_finds_registrations_as_json(director_client, django_assert_max_num_queries):
     t = big_field(1000)
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     hofer = Registration.objects.get(tournament=t, player__name="Andreas Hofer-Mair")
     with django_assert_max_num_queries(8):
         found = director_client.get(url, {"q": "hofer-m"}).json()
@@ -61,7 +62,7 @@ def test_the_prize_settings_search_finds_registrations_as_json(director_client, 
 @pytest.mark.django_db
 def test_only_a_director_may_search_the_registrations(make_tournament, director):
     t = make_tournament(players=4)
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     assert Client().get(url, {"q": "spieler"}).status_code == 302  # to the login
     get_user_model().objects.create_user("gast", password="x-123-geheim")
     guest = Client()
@@ -83,7 +84,7 @@ def prize_post(**changes):
 @pytest.mark.django_db
 def test_without_javascript_names_typed_in_the_search_box_are_added_on_saving(make_tournament, director_client, english):
     t = make_tournament(players=8)  # Spieler 01 … 08, club Imst
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     ticked = str(t.registrations.get(player__name="Spieler 01").pk)
     response = director_client.post(url, {**prize_post(), "cat-0-members": [ticked], "cat-0-members_add": "spieler 03; Spieler 05 (Imst)"})
     assert response.status_code == 302
@@ -95,7 +96,7 @@ def test_a_typed_name_that_is_nobodys_or_several_is_refused_naming_it_and_kept(m
     t = make_tournament(players=4)
     other = Player.objects.create(name="Spieler 02", club="Zams")  # a second "Spieler 02"
     Registration.objects.create(tournament=t, player=other, start_number=5)
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     response = director_client.post(url, {**prize_post(), "cat-0-members_add": "Spieler 02; Niemand"})
     page = response.content.decode()
     assert response.status_code == 422 and not t.prize_categories.exists()
@@ -109,11 +110,11 @@ def test_a_typed_name_that_is_nobodys_or_several_is_refused_naming_it_and_kept(m
 @pytest.mark.django_db
 def test_a_small_field_lists_every_candidate_for_a_page_without_javascript(make_tournament, director_client, english):
     small = make_tournament(players=LIST_ALL_UP_TO)
-    page = director_client.get(reverse("scoring_director:prizes", args=[small.pk])).content.decode()
+    page = director_client.get(reverse("prizes_director:settings", args=[small.pk])).content.decode()
     fallback = page.split("<noscript>", 1)[1].split("</noscript>", 1)[0]
     assert fallback.count('type="checkbox" name="cat-0-members"') == LIST_ALL_UP_TO
     large = make_tournament(players=LIST_ALL_UP_TO + 1)
-    page = director_client.get(reverse("scoring_director:prizes", args=[large.pk])).content.decode()
+    page = director_client.get(reverse("prizes_director:settings", args=[large.pk])).content.decode()
     assert "<noscript><ul" not in page and "Type names to add, separated by “;”" in page
 
 

@@ -6,7 +6,7 @@ ids. The picker's JSON answers are for the signed-in organiser alone and are nev
 import pytest
 from django.urls import reverse
 
-from scoring.models import PrizeCategory
+from scoring.prizes.models import PrizeCategory
 from tournaments.models import Player, Registration
 
 from .test_member_picker import prize_post
@@ -16,7 +16,7 @@ from .test_member_picker import prize_post
 @pytest.mark.parametrize("typed", ["²", "٣"], ids=["superscript two", "arabic-indic three"])
 def test_a_typed_digit_that_int_does_not_read_as_an_id_is_refused_as_a_name(make_tournament, director_client, english, typed):
     t = make_tournament(players=4)
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     response = director_client.post(url, {**prize_post(), "cat-0-members_add": typed})
     page = response.content.decode()
     assert response.status_code == 422 and not PrizeCategory.objects.exists()
@@ -27,7 +27,7 @@ def test_a_typed_digit_that_int_does_not_read_as_an_id_is_refused_as_a_name(make
 @pytest.mark.django_db
 def test_a_number_typed_is_a_name_not_a_database_id(make_tournament, director_client, english):
     t = make_tournament(players=4)
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     someone = t.registrations.order_by("pk").first()
     response = director_client.post(url, {**prize_post(), "cat-0-members_add": str(someone.pk)})
     page = response.content.decode()
@@ -44,7 +44,7 @@ def test_a_number_typed_is_a_name_not_a_database_id(make_tournament, director_cl
 @pytest.mark.django_db
 def test_a_ticked_value_that_is_not_an_id_is_refused_without_failing(make_tournament, director_client, english):
     t = make_tournament(players=4)
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     for bad in ("²", "٣"):  # "٣" would otherwise read as 3 to the database
         response = director_client.post(url, {**prize_post(), "cat-0-members": [bad]})
         assert response.status_code == 422 and f"“{bad}” is not a valid value." in response.content.decode()
@@ -54,7 +54,7 @@ def test_a_ticked_value_that_is_not_an_id_is_refused_without_failing(make_tourna
 @pytest.mark.django_db
 def test_the_pickers_answers_are_private_and_not_stored(make_tournament, director_client):
     t = make_tournament(players=4)
-    prizes = director_client.get(reverse("scoring_director:prizes", args=[t.pk]), {"q": "spieler"})
+    prizes = director_client.get(reverse("prizes_director:settings", args=[t.pk]), {"q": "spieler"})
     cups = director_client.get(reverse("cups_manage:create"), {"q": "spieler"})
     for response in (prizes, cups):
         assert response.status_code == 200 and response.json()["results"]

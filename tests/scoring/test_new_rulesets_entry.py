@@ -18,12 +18,12 @@ def table_of(make_tournament, players, ruleset, edition):
 
 def post(client, table, **fields):
     data = {"outcome": "played", "source": "fields", **{k: str(v) for k, v in fields.items()}}
-    return client.post(reverse("scoring_director:hand_create", args=[table.pk]), data)
+    return client.post(reverse("entry:hand_create", args=[table.pk]), data)
 
 
 def edit_unchanged(client, hand):
     """Open the hand's edit form and save it as the form shows it, by its fields."""
-    form = client.get(reverse("scoring_director:hand_edit", args=[hand.pk])).context["form"]
+    form = client.get(reverse("entry:hand_edit", args=[hand.pk])).context["form"]
     data = {"source": "fields"}
     for name, field in form.fields.items():
         value = form.initial.get(name, field.initial)
@@ -31,7 +31,7 @@ def edit_unchanged(client, hand):
             continue
         data[name] = "1" if value is True else str(value)
     data.pop("quick", None)
-    return client.post(reverse("scoring_director:hand_edit", args=[hand.pk]), data)
+    return client.post(reverse("entry:hand_edit", args=[hand.pk]), data)
 
 
 @pytest.mark.django_db

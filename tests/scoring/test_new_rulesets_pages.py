@@ -49,36 +49,36 @@ def test_every_page_of_the_day_answers(demo, director_client, english):
     for url in (
         reverse("tournaments:detail", args=[demo.pk]),
         reverse("tournaments:round", args=[demo.pk, 1]),
-        reverse("tournaments:rules", args=[demo.pk]),
+        reverse("scoring:rules", args=[demo.pk]),
         reverse("scoring:sheet", args=[table.pk]),
         reverse("scoring:standings", args=[demo.pk]),
-        reverse("scoring:player", args=[demo.pk, registration.pk]),
-        reverse("scoring:statistics", args=[demo.pk]),
-        reverse("scoring:chart_progression", args=[demo.pk]),
-        reverse("scoring:chart_contracts", args=[demo.pk]),
-        reverse("scoring:table_chart", args=[table.pk]),
-        reverse("live:prizes", args=[demo.pk]),
+        reverse("live:player", args=[demo.pk, registration.pk]),
+        reverse("live:statistics", args=[demo.pk]),
+        reverse("live:chart_progression", args=[demo.pk]),
+        reverse("live:chart_contracts", args=[demo.pk]),
+        reverse("live:table_chart", args=[table.pk]),
+        reverse("prizes:list", args=[demo.pk]),
         reverse("live:screen", args=[demo.pk]),
     ):
         assert public.get(url).status_code == 200, url
-    assert director_client.get(reverse("scoring_director:board", args=[demo.pk])).status_code == 200
-    statistics = public.get(reverse("scoring:statistics", args=[demo.pk])).content.decode()
+    assert director_client.get(reverse("live_director:board", args=[demo.pk])).status_code == 200
+    statistics = public.get(reverse("live:statistics", args=[demo.pk])).content.decode()
     # Written rows have no contracts: no empty "contracts of the day" where hundreds were played.
     assert ("Contracts of the day" in statistics) == bool(rs.contracts)
-    rules = public.get(reverse("tournaments:rules", args=[demo.pk])).content.decode()
+    rules = public.get(reverse("scoring:rules", args=[demo.pk])).content.decode()
     for contract in rs.contracts:
         assert f"<code>{contract.code}</code>" in rules  # every contract with its notation code
     # The standings in the workbook are the page's.
-    book = load_workbook(BytesIO(public.get(reverse("scoring:standings_xlsx", args=[demo.pk])).content))
+    book = load_workbook(BytesIO(public.get(reverse("exports:standings_xlsx", args=[demo.pk])).content))
     names = [r[2] for r in list(book["Standings"].iter_rows(values_only=True))[1:]]
     assert names[:3] == [row.entry.name for row in standings.rows[:3]]
-    assert rs.label in pdf_text(public.get(reverse("scoring:standings_pdf", args=[demo.pk])))
-    card = public.get(reverse("scoring:notation_card_pdf", args=[demo.pk]))
+    assert rs.label in pdf_text(public.get(reverse("exports:standings_pdf", args=[demo.pk])))
+    card = public.get(reverse("exports:notation_card_pdf", args=[demo.pk]))
     assert len(PdfReader(BytesIO(card.content)).pages) == 1  # one page for the scorers' desk
     for contract in rs.contracts:
         assert contract.name in pdf_text(card)
-    assert pdf_text(public.get(reverse("scoring:day_report_pdf", args=[demo.pk])))
-    sheets = pdf_text(director_client.get(reverse("scoring_director:score_sheets_pdf", args=[demo.pk, 1])))
+    assert pdf_text(public.get(reverse("exports:day_report_pdf", args=[demo.pk])))
+    sheets = pdf_text(director_client.get(reverse("exports_director:score_sheets_pdf", args=[demo.pk, 1])))
     seated = table.seats.select_related("registration__player").order_by("position")
     assert seated[0].registration.player.name in sheets
 

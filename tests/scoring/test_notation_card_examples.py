@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.models import Hand
-from scoring.notation_card import notation_card
+from scoring.exporters.notation_card import notation_card
 from scoring.services import delete_hand
 from tournaments import services
 from variants import get_ruleset
@@ -72,7 +72,7 @@ def option_sets(key: str, edition: str) -> list[dict]:
 
 
 def card_text(card) -> str:
-    html = render_to_string("scoring/_notation_card.html", {"card": card})
+    html = render_to_string("exporters/_notation_card.html", {"card": card})
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
@@ -158,7 +158,7 @@ def test_the_hungarian_card_gives_the_values_and_says_the_called_tarokk_is_requi
 
 def post_line(client, table, line: str):
     data = {"outcome": "played", "dealer": str(table.dealer_of(1, table.seats.count())), "quick": line, "source": "line"}
-    return client.post(reverse("scoring_director:hand_create", args=[table.pk]), data)
+    return client.post(reverse("entry:hand_create", args=[table.pk]), data)
 
 
 @pytest.mark.django_db
@@ -191,6 +191,6 @@ def test_the_printed_card_with_its_values_stays_one_page(key, edition, client, m
 
     options = option_sets(key, edition)[-1]
     t = make_tournament(players=0, ruleset=key, edition=edition, options=options)
-    response = client.get(reverse("scoring:notation_card_pdf", args=[t.pk]))
+    response = client.get(reverse("exports:notation_card_pdf", args=[t.pk]))
     assert response.status_code == 200
     assert len(PdfReader(BytesIO(response.content)).pages) == 1

@@ -14,14 +14,14 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from scoring.models import Hand
-from scoring.raw_rows import RawRowsRejected, save_raw_rows
+from scoring.entry.raw_rows import RawRowsRejected, save_raw_rows
 from scoring.services import save_hand
 from tournaments import services
 
 
 def post(client, table, url_name="hand_create", **fields):
     data = {"outcome": "played", "dealer": "3", **{k: str(v) for k, v in fields.items()}}
-    return client.post(reverse(f"scoring_director:{url_name}", args=[table.pk]), data)
+    return client.post(reverse(f"entry:{url_name}", args=[table.pk]), data)
 
 
 def names(table):
@@ -135,16 +135,16 @@ def test_preview_of_a_line_the_ruleset_refuses_still_shows_what_was_read(directo
 @pytest.mark.django_db
 def test_editing_starts_from_the_stored_hand_in_notation(director_client, four_table):
     hand = save_hand(four_table, {"dealer": 3, "contract": "dreier", "declarer": 1, "won": True})
-    response = director_client.get(reverse("scoring_director:hand_edit", args=[hand.pk]))
+    response = director_client.get(reverse("entry:hand_edit", args=[hand.pk]))
     assert response.context["form"]["quick"].value() == "d 2 +"
     director_client.post(
-        reverse("scoring_director:hand_edit", args=[hand.pk]),
+        reverse("entry:hand_edit", args=[hand.pk]),
         {"dealer": "3", "outcome": "played", "quick": "d 2 - /pag", "source": "line", "version": "1"},
     )
     hand.refresh_from_db()
     # Dreier lost −5 and the opponents' silent Pagat −1: −6 per opponent.
     assert hand.scores == [6, -18, 6, 6]
-    history = director_client.get(reverse("scoring_director:hand_history", args=[hand.pk])).content.decode()
+    history = director_client.get(reverse("entry:hand_history", args=[hand.pk])).content.decode()
     assert '<code class="notation">d 2 - /pag</code>' in history and '<code class="notation">d 2 +</code>' in history
 
 
@@ -153,7 +153,7 @@ def test_without_the_script_an_edit_in_the_fields_is_not_overruled_by_the_shown_
     """The edit page shows the stored hand's line; a scorer without the page's script who changes
     the fields (and not the line) gets what the fields say, also after a refused first try."""
     hand = save_hand(four_table, {"dealer": 3, "contract": "dreier", "declarer": 1, "won": True})
-    url = reverse("scoring_director:hand_edit", args=[hand.pk])
+    url = reverse("entry:hand_edit", args=[hand.pk])
     shown = director_client.get(url).context["form"]
     assert shown["quick"].value() == "d 2 +" and shown["quick_was"].value() == "d 2 +"
     fields = {"dealer": "3", "outcome": "played", "quick": "d 2 +", "quick_was": "d 2 +", "version": "1",
@@ -256,9 +256,9 @@ def test_running_totals_are_numbers_only(four_table, english):
 @pytest.mark.django_db
 def test_rules_page_and_one_page_pdf_show_the_notation_card(client, make_tournament, english):
     t = make_tournament(players=4)
-    page = client.get(reverse("tournaments:rules", args=[t.pk])).content.decode()
+    page = client.get(reverse("scoring:rules", args=[t.pk])).content.decode()
     assert "<code>d 2 + pag!</code>" in page and "<code>sd</code>" in page and "Solodreier" in page
-    response = client.get(reverse("scoring:notation_card_pdf", args=[t.pk]))
+    response = client.get(reverse("exports:notation_card_pdf", args=[t.pk]))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     reader = PdfReader(BytesIO(response.content))
     assert len(reader.pages) == 1
@@ -276,7 +276,7 @@ def test_refusals_are_translated(director_client, four_table):
 @pytest.mark.parametrize("key", ["tiroler-tarockcup", "wiener-tarockcup", "cego-ichenheim", "tarok-bled"])
 def test_the_cards_manual_rows_fit_the_ruleset_and_read_back(key):
     """The card's manual-row examples are the ruleset's own: its table size, its named contract."""
-    from scoring.notation_card import notation_card
+    from scoring.exporters.notation_card import notation_card
     from variants.registry import get_ruleset
 
     rs = get_ruleset(key)

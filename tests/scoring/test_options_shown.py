@@ -34,7 +34,7 @@ def test_an_option_chosen_on_the_form_is_shown_and_printed(director_client, engl
     t = Tournament.objects.get(name="Optionen")
     assert t.get_ruleset().options[option] is True
 
-    rules = Client().get(reverse("tournaments:rules", args=[t.pk])).content.decode()
+    rules = Client().get(reverse("scoring:rules", args=[t.pk])).content.decode()
     options = rules[rules.index('id="options"') :]
     row = options[: options.index(label)].rsplit("<tr>", 1)[1]
     assert "✓ on" in row
@@ -47,7 +47,7 @@ def test_an_option_chosen_on_the_form_is_shown_and_printed(director_client, engl
     save_hand(table, {"dealer": table.dealer_of(1, size), "outcome": "manual", "scores": [0] * size})
     page = Client().get(reverse("scoring:standings", args=[t.pk])).content.decode()
     assert f"Options of this tournament: {label} (on)" in page
-    pdf = PdfReader(BytesIO(Client().get(reverse("scoring:standings_pdf", args=[t.pk])).content))
+    pdf = PdfReader(BytesIO(Client().get(reverse("exports:standings_pdf", args=[t.pk])).content))
     text = " ".join(" ".join(p.extract_text().split()) for p in pdf.pages)
     assert "Options of this tournament:" in text and " ".join(label.split()[:4]) in text
 

@@ -29,7 +29,7 @@ def test_a_players_page_shows_his_table_hands_and_rank(make_tournament, english)
     was = first.seats.get(registration=me).position
     round1 = {0: -1, 1: 1, 2: -1, 3: 1}[was]
 
-    page = Client().get(reverse("scoring:player", args=[t.pk, me.pk])).content.decode()
+    page = Client().get(reverse("live:player", args=[t.pk, me.pk])).content.decode()
     assert me.player.name in page
     assert "Round 2" in page and f"Seat 3, drawn card" in page
     mates = [s.registration.player.name for s in second.seats.select_related("registration__player").exclude(pk=seat.pk)]
@@ -45,10 +45,10 @@ def test_a_players_page_shows_his_table_hands_and_rank(make_tournament, english)
 def test_find_my_name_leads_to_every_players_page(make_tournament, english):
     t = make_tournament(players=4)
     services.draw_next_round(t, seed=7)
-    names = Client().get(reverse("scoring:player_names", args=[t.pk])).content.decode()
+    names = Client().get(reverse("live:player_names", args=[t.pk])).content.decode()
     for reg in t.registrations.select_related("player"):
-        assert reverse("scoring:player", args=[t.pk, reg.pk]) in names and reg.player.name in names
-    assert reverse("scoring:player_names", args=[t.pk]) in Client().get(t.get_absolute_url()).content.decode()
+        assert reverse("live:player", args=[t.pk, reg.pk]) in names and reg.player.name in names
+    assert reverse("live:player_names", args=[t.pk]) in Client().get(t.get_absolute_url()).content.decode()
     seating = Client().get(reverse("tournaments:round", args=[t.pk, 1])).content.decode()
     assert 'class="names-qr"' in seating and "data:image/png;base64," in seating  # the QR to the names
 
@@ -57,7 +57,7 @@ def test_find_my_name_leads_to_every_players_page(make_tournament, english):
 def test_a_player_of_another_tournament_is_not_found(make_tournament):
     t, other = make_tournament(players=4), make_tournament(players=4, name="Anderes")
     reg = other.registrations.first()
-    assert Client().get(reverse("scoring:player", args=[t.pk, reg.pk])).status_code == 404
+    assert Client().get(reverse("live:player", args=[t.pk, reg.pk])).status_code == 404
 
 
 @pytest.mark.django_db
@@ -69,6 +69,6 @@ def test_the_seating_list_pdf_carries_the_qr_and_address_of_the_names(make_tourn
     settings.PUBLIC_URL = "http://192.168.1.23:8000"
     t = make_tournament(players=4)
     services.draw_next_round(t, seed=7)
-    response = Client().get(reverse("tournaments:seating_pdf", args=[t.pk, 1]))
+    response = Client().get(reverse("exports:seating_pdf", args=[t.pk, 1]))
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
     assert f"http://192.168.1.23:8000/t/{t.pk}/players/" in text.replace("\n", "")

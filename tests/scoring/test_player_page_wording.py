@@ -19,7 +19,7 @@ def test_the_tournaments_heading_is_neutral(make_tournament, language, gendered)
     table = services.draw_next_round(t, seed=1).tables.get()
     save_hand(table, {"dealer": 3, "outcome": "manual", "scores": [2, -2, 0, 0]})
     registration = table.seats.first().registration
-    page = Client(headers={"accept-language": language}).get(reverse("scoring:player", args=[t.pk, registration.pk]))
+    page = Client(headers={"accept-language": language}).get(reverse("live:player", args=[t.pk, registration.pk]))
     html = page.content.decode()
     assert f'<html lang="{language}"' in html
     assert 'id="tournaments"' in html  # the heading is there

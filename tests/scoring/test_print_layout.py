@@ -16,7 +16,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from scoring import prints
+from scoring.exporters import prints
 from scoring.services import save_hand
 from tournaments import services
 from tournaments.models import Player
@@ -225,7 +225,7 @@ def test_score_sheet_names_stay_whole_and_inside_their_columns(director_client, 
     t, rnd = with_players(make_tournament, LONG_NAMES[:players], **fields)
     data = prints.score_sheets(rnd, private_link)
     assert {len(s.players) for s in data.sheets} == sizes
-    reader = read_pdf(director_client.get(reverse("scoring_director:score_sheets_pdf", args=[t.pk, rnd.number])))
+    reader = read_pdf(director_client.get(reverse("exports_director:score_sheets_pdf", args=[t.pk, rnd.number])))
     assert len(reader.pages) == len(data.sheets)  # one page per table
     for page, sheet in zip(reader.pages, data.sheets):
         runs = text_runs(page)
@@ -260,7 +260,7 @@ def test_score_sheet_names_stay_whole_and_inside_their_columns(director_client, 
 def test_bled_score_sheet_has_a_radelci_row_under_the_players(director_client, make_tournament, english):
     t, rnd = with_players(make_tournament, LONG_NAMES[:7], ruleset="tarok-bled", edition="2005")
     data = prints.score_sheets(rnd, private_link)
-    reader = read_pdf(director_client.get(reverse("scoring_director:score_sheets_pdf", args=[t.pk, rnd.number])))
+    reader = read_pdf(director_client.get(reverse("exports_director:score_sheets_pdf", args=[t.pk, rnd.number])))
     assert len(reader.pages) == len(data.sheets) == 2
     for page, sheet in zip(reader.pages, data.sheets):
         runs = text_runs(page)
@@ -288,7 +288,7 @@ def test_table_results_start_on_the_first_page_even_for_a_long_table(director_cl
         scores = [0] * 5
         scores[active[0]], scores[active[1]] = 3, -3
         save_hand(table, {"dealer": dealer, "outcome": "manual", "scores": scores})
-    reader = read_pdf(director_client.get(reverse("scoring_director:table_results_pdf", args=[t.pk, 1])))
+    reader = read_pdf(director_client.get(reverse("exports_director:table_results_pdf", args=[t.pk, 1])))
     first = words(reader.pages[0].extract_text())
     seat0 = table.seats.get(position=0).registration.player.name
     assert "Table 1" in first and seat0 in first and "Dealer" in first  # the table begins under the title
@@ -306,7 +306,7 @@ def test_table_results_start_on_the_first_page_even_for_a_long_table(director_cl
 def test_table_cards_print_one_two_or_four_to_a_page(director_client, make_tournament, english, per_page, pages):
     t = make_tournament(players=32)  # eight 4-tables
     rnd = services.draw_next_round(t, seed=3)
-    url = reverse("tournaments_director:table_cards_pdf", args=[t.pk, rnd.number])
+    url = reverse("exports_director:table_cards_pdf", args=[t.pk, rnd.number])
     response = director_client.get(url, {"per_page": per_page} if per_page else {})
     reader = read_pdf(response)
     assert len(reader.pages) == pages
@@ -332,7 +332,7 @@ def test_card_pages_group_the_cards():
 def test_round_page_offers_two_and_four_cards_to_a_page(director_client, four_table):
     rnd = four_table.round
     page = director_client.get(reverse("tournaments:round", args=[rnd.tournament_id, rnd.number])).content.decode()
-    cards = reverse("tournaments_director:table_cards_pdf", args=[rnd.tournament_id, rnd.number])
+    cards = reverse("exports_director:table_cards_pdf", args=[rnd.tournament_id, rnd.number])
     assert f'href="{cards}"' in page and f'href="{cards}?per_page=2"' in page and f'href="{cards}?per_page=4"' in page
 
 
@@ -345,7 +345,7 @@ def test_round_page_offers_two_and_four_cards_to_a_page(director_client, four_ta
 def test_wall_seating_lists_every_player_by_table_in_large_type(make_tournament, english):
     names = LONG_NAMES + [f"Spieler {i:02d}" for i in range(1, 10)]  # 18 players: two 5-tables, two 4-tables
     t, rnd = with_players(make_tournament, names)
-    url = reverse("tournaments:seating_wall_pdf", args=[t.pk, rnd.number])
+    url = reverse("exports:seating_wall_pdf", args=[t.pk, rnd.number])
     client = Client()  # public, like the seating list
     round_page = client.get(reverse("tournaments:round", args=[t.pk, rnd.number])).content.decode()
     assert f'href="{url}"' in round_page

@@ -30,7 +30,7 @@ def played(make_tournament):
 @pytest.mark.django_db
 def test_blank_score_sheets_one_page_per_table_for_directors(director_client, played, english):
     t, rnd, table = played
-    url = reverse("scoring_director:score_sheets_pdf", args=[t.pk, rnd.number])
+    url = reverse("exports_director:score_sheets_pdf", args=[t.pk, rnd.number])
     assert Client().get(url).status_code == 302  # private links on the sheets: directors only
     reader, text = pdf(director_client.get(url))
     assert len(reader.pages) == rnd.tables.count()
@@ -43,7 +43,7 @@ def test_blank_score_sheets_one_page_per_table_for_directors(director_client, pl
 @pytest.mark.django_db
 def test_table_results_show_the_hands_as_entered(director_client, played, english):
     t, rnd, table = played
-    url = reverse("scoring:table_results_pdf", args=[t.pk, rnd.number])
+    url = reverse("exports:table_results_pdf", args=[t.pk, rnd.number])
     # public again (issue 16): rendered once per data version, a big field by the worker
     _reader, text = pdf(Client().get(url))
     first = table.seats.get(position=0).registration.player.name
@@ -53,7 +53,7 @@ def test_table_results_show_the_hands_as_entered(director_client, played, englis
 @pytest.mark.django_db
 def test_certificates_for_the_first_places(director_client, played, english):
     t, _rnd, table = played
-    url = reverse("scoring_director:certificates_pdf", args=[t.pk])
+    url = reverse("exports_director:certificates_pdf", args=[t.pk])
     assert Client().get(url).status_code == 302
     reader, text = pdf(director_client.get(url, {"places": "1"}))
     assert len(reader.pages) == 1
@@ -72,7 +72,7 @@ def test_standings_pdf_after_a_round(make_tournament, english):
     save_hand(first, {"dealer": 3, "outcome": "manual", "scores": [9, -3, -3, -3]})
     second = services.draw_next_round(t, seed=2).tables.get()
     save_hand(second, {"dealer": 3, "outcome": "manual", "scores": [-20, 10, 5, 5]})
-    response = Client().get(reverse("scoring:standings_pdf", args=[t.pk]), {"after": "1"})
+    response = Client().get(reverse("exports:standings_pdf", args=[t.pk]), {"after": "1"})
     assert "after-round-1" in response["Content-Disposition"]
     _reader, text = pdf(response)
     assert "after round 1" in text and "9" in text and "-20" not in text.replace("−", "-")

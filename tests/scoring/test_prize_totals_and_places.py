@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring.models import PrizeCategory, PrizeFund
-from scoring.prizes import BestHand, Category, Fund, Placed, award, prize_list
+from scoring.prizes.models import PrizeCategory, PrizeFund
+from scoring.prizes.award import BestHand, Category, Fund, Placed, award, prize_list
 from scoring.services import end_table, save_hand
 from tournaments import services
 
@@ -66,7 +66,7 @@ RUFER_1_3_WON = {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, 
 def day(make_tournament):
     """One round, one table, one hand (seats 1 and 3 +1, seats 0 and 2 −1), the lots drawn; 4
     entries × 20 € = 80.00 prize money; places 60/40, the best hand 10 €, the last place 5 €."""
-    from tournaments.registration import record_lots
+    from tournaments.registration.register import record_lots
 
     t = make_tournament(players=4, rounds=1)
     table = services.draw_next_round(t, seed=7).tables.get()
@@ -88,7 +88,7 @@ def test_the_prize_list_page_shows_the_real_total_and_the_best_hands_points(day,
     # The pool: 60 % and 40 % of 80 = 48.00 + 32.00; besides: the best hand (+1, seats 1 and 3:
     # 5.00 each) 10.00 and the last place 5.00: 15.00; in all 95.00.
     assert (prizes.from_pool, prizes.fixed, prizes.paid) == (D("80.00"), D("15.00"), D("95.00"))
-    page = Client().get(reverse("live:prizes", args=[t.pk])).content.decode()
+    page = Client().get(reverse("prizes:list", args=[t.pk])).content.decode()
     assert "Paid out: 80.00 € from the prize money + 15.00 € fixed prizes besides = 95.00 €" in page
     assert '<th class="num">Points</th>' in page
     row = re.search(r"<tr[^>]*><td>Bestes Spiel</td>(.*?)</tr>", page, re.S).group(1)
@@ -110,7 +110,7 @@ def test_the_prize_pdf_keeps_each_amount_on_one_line(make_tournament, english):
                                  shares="12.5 12.5 12.5 12.5 12.5 12.5 12.5 12.5",
                                  description="Ein Geschenkkorb mit Speck, Käse und Schnaps aus dem Oberland und eine Urkunde")
     # Nobody has played: all 8 level on place 1 share 100 % of 100.00: 12.50 each.
-    response = Client().get(reverse("scoring:export", args=[t.pk, "prizes"]))
+    response = Client().get(reverse("exports:export", args=[t.pk, "prizes"]))
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(response.content)).pages)
     assert "12.50 € each" in text.replace("\u00a0", " ")
 

@@ -11,12 +11,12 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring.models import PrizeCategory, PrizeFund
-from scoring.prizes import BestHand, Category, Fund, Placed, award, kontra_calls, parse_shares, prize_list
+from scoring.prizes.models import PrizeCategory, PrizeFund
+from scoring.prizes.award import BestHand, Category, Fund, Placed, award, kontra_calls, parse_shares, prize_list
 from scoring.services import end_table, save_hand
 from tournaments import services
 from tournaments.models import ActionLog
-from tournaments.registration import record_lots
+from tournaments.registration.register import record_lots
 
 D = Decimal
 # A 1, B and C level on 2 (shared after every tie-break), D 4, E 5, F 6.
@@ -160,10 +160,10 @@ def test_a_tied_final_place_shares_the_prize_until_the_lots_are_drawn(tied_final
 @pytest.mark.django_db
 def test_the_prize_list_page_and_pdf_show_the_winners_and_money(tied_final, english):
     t, seats = tied_final
-    page = Client().get(reverse("live:prizes", args=[t.pk])).content.decode()
+    page = Client().get(reverse("prizes:list", args=[t.pk])).content.decode()
     assert seats[1].player.name in page and "40.00 €" in page and "shared" in page
     assert "4 entries: 80.00 € prize money" in page
-    response = Client().get(reverse("scoring:export", args=[t.pk, "prizes"]))
+    response = Client().get(reverse("exports:export", args=[t.pk, "prizes"]))
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(response.content)).pages)
     assert seats[3].player.name in text and "40.00" in text
 
@@ -183,7 +183,7 @@ def settings_post(**changes):
 @pytest.mark.django_db
 def test_the_director_sets_the_prizes_and_a_second_click_adds_nothing(make_tournament, director_client, english):
     t = make_tournament(players=8)
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     assert director_client.post(url, settings_post()).status_code == 302
     assert director_client.post(url, settings_post()).status_code == 302  # the same form again
     assert list(t.prize_categories.values_list("name", "shares", "description")) == [("Hauptpreise", "50 30 20", "Pokal")]
@@ -198,7 +198,7 @@ def test_the_director_sets_the_prizes_and_a_second_click_adds_nothing(make_tourn
 @pytest.mark.django_db
 def test_refused_prize_settings_name_the_field_and_keep_what_was_typed(make_tournament, director_client, english):
     t = make_tournament(players=8)
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     response = director_client.post(url, settings_post(**{"cat-0-shares": "50 dreißig", "cat-0-kind": "group", "cat-0-name": "Damenwertung"}))
     page = response.content.decode()
     assert response.status_code == 422
@@ -216,13 +216,13 @@ def test_a_scorer_cannot_change_the_prizes(make_tournament, director):
     give_role(t, "schreiber", "scorer", director)
     client = Client()
     client.force_login(get_user_model().objects.get(username="schreiber"))
-    assert client.post(reverse("scoring_director:prizes", args=[t.pk]), settings_post()).status_code == 403
+    assert client.post(reverse("prizes_director:settings", args=[t.pk]), settings_post()).status_code == 403
     assert not t.prize_categories.exists()
 
 
 @pytest.mark.django_db
 def test_the_archive_keeps_the_prizes(tied_final):
-    from tournaments.backup import export_tournament, import_tournament
+    from archive.backup import export_tournament, import_tournament
 
     t, seats = tied_final
     group = PrizeCategory.objects.create(tournament=t, order=2, kind="group", name="Damen", places=1, amount=D(10))
@@ -237,10 +237,10 @@ def test_the_archive_keeps_the_prizes(tied_final):
 
 @pytest.mark.django_db
 def test_a_save_from_a_page_shown_before_another_change_is_refused_and_kept(make_tournament, director_client, english):
-    from scoring.views_prizes import prizes_seen
+    from scoring.prizes.views import prizes_seen
 
     t = make_tournament(players=8)
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     assert director_client.post(url, settings_post()).status_code == 302
     ActionLog.objects.filter(tournament=t, action="prizes_changed").update(user=None)  # as if another director saved
     stale = director_client.post(url, settings_post(**{"fund-entry_fee": "25"}))  # a tab opened before that save
@@ -256,7 +256,7 @@ def test_a_save_from_a_page_shown_before_another_change_is_refused_and_kept(make
 @pytest.mark.django_db
 def test_two_categories_of_one_name_are_refused_naming_it(make_tournament, director_client, english):
     t = make_tournament(players=8)
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     data = settings_post(**{"cat-TOTAL_FORMS": "2", "cat-1-order": "2", "cat-1-kind": "last", "cat-1-name": "hauptpreise ", "cat-1-places": "1",
                             "cat-1-shares": "", "cat-1-amount": "5", "cat-1-description": "", "cat-1-club": ""})
     response = director_client.post(url, data)
@@ -292,7 +292,7 @@ def test_a_player_with_two_best_hands_wins_the_best_hand_prize_once():
 @pytest.mark.django_db
 def test_what_a_kind_does_not_use_is_refused_not_dropped(make_tournament, director_client, english):
     t = make_tournament(players=8)
-    url = reverse("scoring_director:prizes", args=[t.pk])
+    url = reverse("prizes_director:settings", args=[t.pk])
     data = settings_post(**{"cat-0-kind": "last", "cat-0-name": "Mauskönig", "cat-0-places": "1", "cat-0-shares": "10", "cat-0-club": "Imst"})
     page = director_client.post(url, data).content.decode()
     assert "Shares of the prize money are for places and group categories." in page

@@ -8,15 +8,7 @@ import pytest
 from django.utils import translation
 
 from scoring.models import Hand
-from scoring.raw_rows import (
-    LineProblem,
-    RawRowsRejected,
-    check_rows,
-    line_numbers,
-    parse_raw_rows,
-    save_raw_rows,
-    to_differences,
-)
+from scoring.entry.raw_rows import LineProblem, RawRowsRejected, check_rows, line_numbers, parse_raw_rows, save_raw_rows, to_differences
 from scoring.services import save_hand, table_info
 from tournaments import services
 from tournaments.models import Tournament
@@ -212,7 +204,7 @@ def test_empty_sheet_is_refused(four_table):
 
 @pytest.mark.django_db
 def test_a_failure_while_saving_rolls_back_every_hand(four_table, monkeypatch):
-    import scoring.raw_rows as raw_rows
+    import scoring.entry.raw_rows as raw_rows
     from scoring.services import HandRejected
 
     calls = []
@@ -235,7 +227,7 @@ def test_raw_rows_through_the_sheet_page(director_client, four_table, english):
 
     from scoring.models import Hand
 
-    url = reverse("scoring_director:raw_rows", args=[four_table.pk])
+    url = reverse("entry:raw_rows", args=[four_table.pk])
     bad = "-5 15 -5 -5\n1 -1 1 0\n"
     response = director_client.post(url, {"rows": bad})
     assert response.status_code == 422

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.screen import STANDINGS_ROWS, Slide, screen_state
+from scoring.live.screen import STANDINGS_ROWS, Slide, screen_state
 from scoring.services import save_hand
 from tournaments import services
 from tournaments.clock import start_clock

@@ -88,10 +88,10 @@ def test_unplayed_rounds_show_a_dash_on_the_page_in_the_pdf_and_in_the_workbook(
     page = Client().get(reverse("scoring:standings", args=[t.pk])).content.decode()
     row = page[page.index(waiting) :].split("</tr>")[0]
     assert 'data-label="R1">–</td>' in row  # round 1: not played yet, not 0
-    text = PdfReader(BytesIO(Client().get(reverse("scoring:standings_pdf", args=[t.pk])).content)).pages[0].extract_text()
+    text = PdfReader(BytesIO(Client().get(reverse("exports:standings_pdf", args=[t.pk])).content)).pages[0].extract_text()
     line = next(line for line in text.splitlines() if waiting in line)
     assert "–" in line
-    book = load_workbook(BytesIO(Client().get(reverse("scoring:standings_xlsx", args=[t.pk])).content))
+    book = load_workbook(BytesIO(Client().get(reverse("exports:standings_xlsx", args=[t.pk])).content))
     cells = next(r for r in book["Standings"].iter_rows(values_only=True) if r[2] == waiting)
     assert cells[4] == "–"  # round 1, not 0
 
@@ -107,9 +107,9 @@ def test_a_player_withdrawn_before_playing_is_not_ranked(make_tournament, englis
     name = gone.player.name
     assert gone.pk not in [row.entry.key for row in compute_standings(t).rows]
     assert name not in Client().get(reverse("scoring:standings", args=[t.pk])).content.decode()
-    pdf = PdfReader(BytesIO(Client().get(reverse("scoring:standings_pdf", args=[t.pk])).content))
+    pdf = PdfReader(BytesIO(Client().get(reverse("exports:standings_pdf", args=[t.pk])).content))
     assert name not in "".join(page.extract_text() for page in pdf.pages)
-    book = load_workbook(BytesIO(Client().get(reverse("scoring:standings_xlsx", args=[t.pk])).content))
+    book = load_workbook(BytesIO(Client().get(reverse("exports:standings_xlsx", args=[t.pk])).content))
     assert name not in [r[2] for r in book["Standings"].iter_rows(values_only=True)]
     # One who played and withdrew keeps his round and is marked.
     left = table.seats.get(position=0).registration

@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.services import end_table, save_hand
-from scoring.statistics import NOTABLE_LIMIT, career, contract_mix, day_statistics, progression
+from scoring.live.statistics import NOTABLE_LIMIT, career, contract_mix, day_statistics, progression
 from tournaments import services
 from tournaments.models import Player, Tournament
 
@@ -195,13 +195,13 @@ def test_a_players_results_across_two_tournaments(make_tournament, english):
 
     # On his page in either tournament, with the link to his page in the other one.
     reg_b = second.registrations.get(player=player)
-    page = Client().get(reverse("scoring:player", args=[first.pk, seats_a[2].pk])).content.decode()
+    page = Client().get(reverse("live:player", args=[first.pk, seats_a[2].pk])).content.decode()
     assert "Tournaments played" in page and "Winterturnier" in page
-    assert reverse("scoring:player", args=[second.pk, reg_b.pk]) in page
+    assert reverse("live:player", args=[second.pk, reg_b.pk]) in page
     assert f"average rank <strong>{result.average_rank}</strong>" in page
 
-    # The page's cache version follows every tournament of the player (scoring.player_page).
-    from scoring.player_page import page_version
+    # The page's cache version follows every tournament of the player (scoring.live.player_page).
+    from scoring.live.player_page import page_version
     from tournaments.versioning import touch
 
     before = page_version(first.pk, seats_a[2].pk)
@@ -214,22 +214,22 @@ def test_a_players_results_across_two_tournaments(make_tournament, english):
 def test_the_statistics_page_and_the_charts_answer_anonymously(day):
     t, (table1, seats1), _second = day
     client = Client()
-    page = client.get(reverse("scoring:statistics", args=[t.pk]))
+    page = client.get(reverse("live:statistics", args=[t.pk]))
     assert page.status_code == 200
     html = page.content.decode()
     assert "Best hand of the day" in html and seats1[2].player.name in html
     # The best hand links to its player's page (his results across tournaments) and to the sheet.
-    assert reverse("scoring:player", args=[t.pk, seats1[2].pk]) in html
+    assert reverse("live:player", args=[t.pk, seats1[2].pk]) in html
     assert reverse("scoring:sheet", args=[table1.pk]) in html
-    assert reverse("scoring:chart_progression", args=[t.pk]) in html and reverse("scoring:chart_contracts", args=[t.pk]) in html
-    chosen = client.get(reverse("scoring:statistics", args=[t.pk]), {"player": seats1[0].pk}).content.decode()
-    assert f'{reverse("scoring:chart_progression", args=[t.pk])}?player={seats1[0].pk}' in chosen
+    assert reverse("live:chart_progression", args=[t.pk]) in html and reverse("live:chart_contracts", args=[t.pk]) in html
+    chosen = client.get(reverse("live:statistics", args=[t.pk]), {"player": seats1[0].pk}).content.decode()
+    assert f'{reverse("live:chart_progression", args=[t.pk])}?player={seats1[0].pk}' in chosen
 
     for url in (
-        reverse("scoring:chart_progression", args=[t.pk]),
-        reverse("scoring:chart_progression", args=[t.pk]) + f"?player={seats1[0].pk}",
-        reverse("scoring:chart_contracts", args=[t.pk]),
-        reverse("scoring:table_chart", args=[table1.pk]),
+        reverse("live:chart_progression", args=[t.pk]),
+        reverse("live:chart_progression", args=[t.pk]) + f"?player={seats1[0].pk}",
+        reverse("live:chart_contracts", args=[t.pk]),
+        reverse("live:table_chart", args=[table1.pk]),
     ):
         response = client.get(url)
         assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml", url
@@ -238,7 +238,7 @@ def test_the_statistics_page_and_the_charts_answer_anonymously(day):
     missing = Tournament.objects.order_by("-pk").first().pk + 1
     for name in ("statistics", "chart_progression", "chart_contracts"):
         assert client.get(reverse(f"scoring:{name}", args=[missing])).status_code == 404
-    assert client.get(reverse("scoring:table_chart", args=[table1.pk + 1000])).status_code == 404
+    assert client.get(reverse("live:table_chart", args=[table1.pk + 1000])).status_code == 404
 
 
 @pytest.mark.django_db
@@ -246,9 +246,9 @@ def test_the_day_report_carries_the_statistics_and_both_charts(day):
     from pypdf import PdfReader
 
     t, (_table1, seats1), _second = day
-    response = Client().get(reverse("scoring:day_report_pdf", args=[t.pk]))
+    response = Client().get(reverse("exports:day_report_pdf", args=[t.pk]))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
-    again = Client().get(reverse("scoring:export", args=[t.pk, "day-report"]))  # kept for this version
+    again = Client().get(reverse("exports:export", args=[t.pk, "day-report"]))  # kept for this version
     assert b"".join(again.streaming_content) == response.content
     text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
     assert "Best hand of the day" in text and seats1[2].player.name in text

@@ -6,7 +6,7 @@ printed over something else on the same line."""
 import pytest
 from django.urls import reverse
 
-from scoring import prints
+from scoring.exporters import prints
 from scoring.services import save_hand
 from tournaments import services
 from tournaments.models import Player
@@ -43,7 +43,7 @@ def test_table_results_heads_stay_in_their_columns(director_client, make_tournam
         scores = [0, 130, -130, 130, -130] if n == 5 else [0, 130, -65, -65] if n == 4 else [130, -65, -65]
         save_hand(table, {"dealer": 0, "outcome": "manual", "scores": scores})
     results = prints.table_results(rnd)
-    reader = read_pdf(director_client.get(reverse("scoring_director:table_results_pdf", args=[t.pk, rnd.number])))
+    reader = read_pdf(director_client.get(reverse("exports_director:table_results_pdf", args=[t.pk, rnd.number])))
     runs = [r for page in reader.pages[:1] for r in text_runs(page)]
     assert len(reader.pages) == 1
 

@@ -12,10 +12,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import cup_import
-from scoring.models import Hand, HandFlag, PrizeCategory, PrizeFund, SheetConfirmation
+from scoring.cups import importer as cup_import
+from scoring.models import Hand, HandFlag, SheetConfirmation
+from scoring.prizes.models import PrizeCategory, PrizeFund
 from scoring.services import save_hand
-from tournaments.models import ActionLog, Cup, CupRanking, CupResult, Player
+from tournaments.models import ActionLog, Player
+from scoring.cups.models import Cup, CupRanking, CupResult
 
 ZWSP, BOM, NUL = "\u200b", "\ufeff", "\x00"
 
@@ -61,7 +63,7 @@ def test_a_flag_comment_with_a_null_character_is_refused(four_table, english):
 
 @pytest.mark.django_db
 def test_raw_rows_with_a_null_character_are_refused_by_line(director_client, four_table, english):
-    url = reverse("scoring_director:raw_rows", args=[four_table.pk])
+    url = reverse("entry:raw_rows", args=[four_table.pk])
     response = director_client.post(url, {"rows": f"5 -15 5 5\n1 -1{NUL} 0 0\nd 2 + # gut{ZWSP}\n"})
     page = response.content.decode()
     assert response.status_code == 422
@@ -75,7 +77,7 @@ def test_raw_rows_with_a_null_character_are_refused_by_line(director_client, fou
 
 @pytest.mark.django_db
 def test_a_hand_note_or_reason_with_a_bad_character_is_refused_and_kept(director_client, four_table, english):
-    url = reverse("scoring_director:hand_create", args=[four_table.pk])
+    url = reverse("entry:hand_create", args=[four_table.pk])
     manual_row = {"outcome": "manual", "dealer": "3", "score_0": "1", "score_1": "-1", "score_2": "0", "score_3": "0", "source": "fields"}
     response = director_client.post(url, {**manual_row, "note": "Pagat \u202egnalf"})
     page = response.content.decode()
@@ -90,7 +92,7 @@ def test_a_hand_note_or_reason_with_a_bad_character_is_refused_and_kept(director
     assert response.status_code == 422 and "invisible zero-width space (U+200B)" in page and "= 1 -1 0 0 # gut" in page
     assert not Hand.objects.exists()
     # The preview names the refused note too.
-    preview = director_client.post(reverse("scoring_director:hand_preview", args=[four_table.pk]), {**manual_row, "note": f"ok{NUL}"})
+    preview = director_client.post(reverse("entry:hand_preview", args=[four_table.pk]), {**manual_row, "note": f"ok{NUL}"})
     assert "null character (U+0000)" in preview.content.decode()
     assert director_client.post(url, {**manual_row, "note": "Šuštar gibt"}).status_code == 302
     assert Hand.objects.get().record["note"] == "Šuštar gibt"
@@ -99,7 +101,7 @@ def test_a_hand_note_or_reason_with_a_bad_character_is_refused_and_kept(director
 @pytest.mark.django_db
 def test_deleting_a_hand_with_a_null_character_in_the_reason_deletes_nothing(director_client, four_table, english):
     hand = manual(four_table, [1, -1, 0, 0])
-    response = director_client.post(reverse("scoring_director:hand_delete", args=[hand.pk]), {"reason": f"dop{NUL}pelt"}, follow=True)
+    response = director_client.post(reverse("entry:hand_delete", args=[hand.pk]), {"reason": f"dop{NUL}pelt"}, follow=True)
     page = response.content.decode()
     assert response.status_code == 200
     assert "Hand 1 is not deleted. The reason: Character 4 is a null character (U+0000)" in page
@@ -110,8 +112,8 @@ def test_deleting_a_hand_with_a_null_character_in_the_reason_deletes_nothing(dir
 def test_reopening_a_round_with_a_null_character_in_the_reason_is_refused(director_client, four_table, english):
     manual(four_table, [1, -1, 0, 0])
     rnd = four_table.round
-    director_client.post(reverse("scoring_director:verify_round", args=[rnd.pk]))
-    response = director_client.post(reverse("scoring_director:reopen_round", args=[rnd.pk]), {"reason": f"Tippfehler{NUL}"}, follow=True)
+    director_client.post(reverse("entry:verify_round", args=[rnd.pk]))
+    response = director_client.post(reverse("entry:reopen_round", args=[rnd.pk]), {"reason": f"Tippfehler{NUL}"}, follow=True)
     assert response.status_code == 200
     assert "Round 1 is not reopened. The reason: Character 11 is a null character (U+0000)" in response.content.decode()
     rnd.refresh_from_db()
@@ -143,7 +145,7 @@ def prize_post(**changes):
 )
 def test_prize_settings_with_a_bad_name_are_refused_and_kept(make_tournament, director_client, field, value, message, english):
     t = make_tournament(players=4)
-    response = director_client.post(reverse("scoring_director:prizes", args=[t.pk]), prize_post(**{field: value}))
+    response = director_client.post(reverse("prizes_director:settings", args=[t.pk]), prize_post(**{field: value}))
     page = response.content.decode()
     assert response.status_code == 422 and message in page
     assert 'value="50 30 20"' in page  # the rest of what was typed stays
@@ -153,7 +155,7 @@ def test_prize_settings_with_a_bad_name_are_refused_and_kept(make_tournament, di
 @pytest.mark.django_db
 def test_accented_prize_names_pass(make_tournament, director_client):
     t = make_tournament(players=4)
-    response = director_client.post(reverse("scoring_director:prizes", args=[t.pk]), prize_post(**{"cat-0-name": "Nagrada Jože Šuštar"}))
+    response = director_client.post(reverse("prizes_director:settings", args=[t.pk]), prize_post(**{"cat-0-name": "Nagrada Jože Šuštar"}))
     assert response.status_code == 302 and PrizeCategory.objects.get().name == "Nagrada Jože Šuštar"
 
 

@@ -15,7 +15,7 @@ from tournaments import services
 
 def post_hand(client, table, **fields):
     data = {"outcome": "played", "dealer": "3", **{k: str(v) for k, v in fields.items()}}
-    return client.post(reverse("scoring_director:hand_create", args=[table.pk]), data)
+    return client.post(reverse("entry:hand_create", args=[table.pk]), data)
 
 
 DREIER_WON = {"dealer": 3, "contract": "dreier", "declarer": 1, "won": True}  # [-5, 15, -5, -5]
@@ -26,7 +26,7 @@ DREIER_LOST = {"dealer": 3, "contract": "dreier", "declarer": 1, "won": False}  
 def test_every_change_is_versioned_and_can_be_restored(director_client, director, four_table, english):
     post_hand(director_client, four_table, contract="dreier", declarer=1, won=1, reason="vom Zettel")
     hand = Hand.objects.get()
-    edit = reverse("scoring_director:hand_edit", args=[hand.pk])
+    edit = reverse("entry:hand_edit", args=[hand.pk])
     response = director_client.post(edit, {"outcome": "played", "dealer": "3", "contract": "dreier", "declarer": "1",
                                            "won": "0", "version": "1", "reason": "Spieler hat verloren"})
     assert response.status_code == 302
@@ -36,9 +36,9 @@ def test_every_change_is_versioned_and_can_be_restored(director_client, director
     assert [h.history_type for h in history] == ["~", "+"]
     assert [h.history_change_reason for h in history] == ["Spieler hat verloren", "vom Zettel"]
     assert all(h.history_user == director for h in history)
-    page = director_client.get(reverse("scoring_director:hand_history", args=[hand.pk]))
+    page = director_client.get(reverse("entry:hand_history", args=[hand.pk]))
     assert "Spieler hat verloren" in page.content.decode()
-    response = director_client.post(reverse("scoring_director:hand_history", args=[hand.pk]), {"history_id": history[1].history_id})
+    response = director_client.post(reverse("entry:hand_history", args=[hand.pk]), {"history_id": history[1].history_id})
     assert response.status_code == 302
     hand.refresh_from_db()
     assert (hand.version, hand.scores, hand.record["won"]) == (3, [-5, 15, -5, -5], True)
@@ -49,7 +49,7 @@ def test_every_change_is_versioned_and_can_be_restored(director_client, director
 def test_deleting_keeps_the_hand_in_the_history_with_the_reason(director_client, four_table):
     post_hand(director_client, four_table, contract="dreier", declarer=1, won=1)
     hand = Hand.objects.get()
-    director_client.post(reverse("scoring_director:hand_delete", args=[hand.pk]), {"reason": "doppelt eingetragen"})
+    director_client.post(reverse("entry:hand_delete", args=[hand.pk]), {"reason": "doppelt eingetragen"})
     assert not Hand.objects.exists()
     gone = Hand.history.filter(id=hand.pk).first()
     assert gone.history_type == "-" and gone.history_change_reason == "doppelt eingetragen"
@@ -58,7 +58,7 @@ def test_deleting_keeps_the_hand_in_the_history_with_the_reason(director_client,
 @pytest.mark.django_db
 def test_second_of_two_concurrent_edits_is_refused_and_shows_the_first(director_client, four_table, english):
     hand = save_hand(four_table, DREIER_WON)
-    edit = reverse("scoring_director:hand_edit", args=[hand.pk])
+    edit = reverse("entry:hand_edit", args=[hand.pk])
     first = {"outcome": "played", "dealer": "3", "contract": "dreier", "declarer": "1", "won": "0", "version": "1"}
     second = {**first, "won": "1", "contract": "dreier", "declarer": "2"}  # both opened version 1
     assert director_client.post(edit, first).status_code == 302
@@ -180,7 +180,7 @@ def test_private_link_shows_only_its_table_and_takes_confirmations_and_flags(mak
     assert players.post(url, {"confirm": "1", "name": "Anna", "sheet_version": "1"}).status_code == 302
     assert HandFlag.objects.get().hand == hand and SheetConfirmation.objects.get().hands == 1
     # the link cannot change anything else
-    assert players.post(reverse("scoring_director:hand_create", args=[first.pk]), {}).status_code == 302
+    assert players.post(reverse("entry:hand_create", args=[first.pk]), {}).status_code == 302
     assert Hand.objects.count() == 2
 
 
@@ -191,10 +191,10 @@ def test_flagged_hands_stand_out_for_the_director_and_the_board(director_client,
     sheet = director_client.get(four_table.get_absolute_url())
     assert 'class=" flagged"' in sheet.content.decode()
     assert "Trull vergessen" in sheet.content.decode()
-    board = director_client.get(reverse("scoring_director:board", args=[four_table.round.tournament_id]))
+    board = director_client.get(reverse("live_director:board", args=[four_table.round.tournament_id]))
     cell = board.context["board"].rounds[0].cells[0]
     assert (cell.hands, cell.cap, cell.flags) == (1, 16, 1)
-    director_client.post(reverse("scoring_director:resolve_flag", args=[hand.flags.get().pk]))
+    director_client.post(reverse("entry:resolve_flag", args=[hand.flags.get().pk]))
     assert not HandFlag.objects.filter(resolved=False).exists()
 
 
@@ -202,7 +202,7 @@ def test_flagged_hands_stand_out_for_the_director_and_the_board(director_client,
 def test_end_table_now_caps_the_round_at_the_hands_played(director_client, four_table):
     for _ in range(3):
         save_hand(four_table, DREIER_WON)
-    director_client.post(reverse("scoring_director:end_table", args=[four_table.pk]))
+    director_client.post(reverse("entry:end_table", args=[four_table.pk]))
     four_table.refresh_from_db()
     assert four_table.ended_after == 3
     sheet = director_client.get(four_table.get_absolute_url()).context["sheet"]
@@ -213,7 +213,7 @@ def test_end_table_now_caps_the_round_at_the_hands_played(director_client, four_
 @pytest.mark.django_db
 def test_round_can_be_marked_verified(director_client, four_table):
     rnd = four_table.round
-    director_client.post(reverse("scoring_director:verify_round", args=[rnd.pk]))
+    director_client.post(reverse("entry:verify_round", args=[rnd.pk]))
     rnd.refresh_from_db()
     assert rnd.verified_at is not None
 
@@ -221,7 +221,7 @@ def test_round_can_be_marked_verified(director_client, four_table):
 @pytest.mark.django_db
 def test_htmx_entry_returns_the_sheet_partial(director_client, four_table):
     data = {"outcome": "played", "dealer": "3", "contract": "dreier", "declarer": "1", "won": "1"}
-    response = director_client.post(reverse("scoring_director:hand_create", args=[four_table.pk]), data, headers={"HX-Request": "true"})
+    response = director_client.post(reverse("entry:hand_create", args=[four_table.pk]), data, headers={"HX-Request": "true"})
     assert response.status_code == 200
     html = response.content.decode()
     assert html.startswith('<div id="sheet">') or '<div id="sheet">' in html[:200]
@@ -230,7 +230,7 @@ def test_htmx_entry_returns_the_sheet_partial(director_client, four_table):
 
 @pytest.mark.django_db
 def test_preview_shows_the_row_before_saving(director_client, four_table, english):
-    url = reverse("scoring_director:hand_preview", args=[four_table.pk])
+    url = reverse("entry:hand_preview", args=[four_table.pk])
     response = director_client.post(url, {"outcome": "played", "dealer": "3", "contract": "dreier", "declarer": "1", "won": "1"})
     assert response.context["valid"] and response.context["scores"] == [-5, 15, -5, -5]
     response = director_client.post(url, {"outcome": "played", "dealer": "3", "contract": "dreier", "declarer": "1", "partner": "2", "won": "1"})
@@ -250,9 +250,9 @@ def test_seat_round_scores_follow_every_save_edit_restore_and_delete(director_cl
     assert seats() == [0, 20, -20, 0]
     save_hand(four_table, DREIER_LOST, hand=first)  # now [5, -15, 5, 5]
     assert seats() == [10, -10, -10, 10]
-    director_client.post(reverse("scoring_director:hand_history", args=[first.pk]), {"history_id": first.history.last().history_id})
+    director_client.post(reverse("entry:hand_history", args=[first.pk]), {"history_id": first.history.last().history_id})
     assert seats() == [0, 20, -20, 0]
-    director_client.post(reverse("scoring_director:hand_delete", args=[first.pk]), {"reason": "test"})
+    director_client.post(reverse("entry:hand_delete", args=[first.pk]), {"reason": "test"})
     assert seats() == [5, 5, -15, 5]
     four_table.seats.update(score=99)  # a stale cache is repaired by the command
     call_command("recompute")

@@ -5,7 +5,7 @@ import re
 import pytest
 from django import forms
 
-from scoring.widgets import FastSelect
+from scoring.entry.widgets import FastSelect
 
 CHOICES = [("", "—"), ("d:a:1", "Spieler · angesagt"), ("3", "Anna <Huber> & Co")]
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResultQuerySet
 
 from scoring.management.commands import run_worker
-from scoring.models import ExportJob
+from scoring.exporters.models import ExportJob
 from tournaments import services
 
 
@@ -38,7 +38,7 @@ def test_a_database_outage_in_the_worker_loop_is_retried_and_the_queued_export_s
     settings.EXPORT_HEAVY_FROM = {"results": 1}
     t = make_tournament(players=4)
     services.draw_next_round(t, seed=4)
-    url = reverse("scoring:table_results_pdf", args=[t.pk, 1])
+    url = reverse("exports:table_results_pdf", args=[t.pk, 1])
     location = Client().get(url)["Location"]
     job = ExportJob.objects.get()
     assert job.status == "queued"

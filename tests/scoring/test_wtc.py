@@ -46,7 +46,7 @@ def test_hands_are_scored_under_the_tournaments_edition(director_client):
     for edition, row in (("2020", [-24, 8, 8, 8]), ("2009", [-30, 10, 10, 10])):
         # koenigrufen.md §2: Sechserdreier 4, lost −8; §3: 5, lost −10 — one against three.
         table = four_table(create(director_client, edition))
-        response = director_client.post(reverse("scoring_director:hand_create", args=[table.pk]), lost_sechser)
+        response = director_client.post(reverse("entry:hand_create", args=[table.pk]), lost_sechser)
         assert response.status_code == 302
         assert Hand.objects.get(table=table).scores == row
 
@@ -55,9 +55,9 @@ def test_hands_are_scored_under_the_tournaments_edition(director_client):
 def test_zwiccolo_only_in_2020(director_client, english):
     zwiccolo = {"outcome": "played", "dealer": "3", "contract": "zwiccolo", "declarer": "1", "won": "1"}
     t20 = four_table(create(director_client, "2020"))
-    assert director_client.post(reverse("scoring_director:hand_create", args=[t20.pk]), zwiccolo).status_code == 302
+    assert director_client.post(reverse("entry:hand_create", args=[t20.pk]), zwiccolo).status_code == 302
     t09 = four_table(create(director_client, "2009"))
-    response = director_client.post(reverse("scoring_director:hand_create", args=[t09.pk]), zwiccolo)
+    response = director_client.post(reverse("entry:hand_create", args=[t09.pk]), zwiccolo)
     assert response.status_code == 422  # not even a choice of the 2009 form
     assert not Hand.objects.filter(table=t09).exists()
 
@@ -69,11 +69,11 @@ def test_forms_and_rules_pages_come_from_the_editions_catalogue(director_client,
     contracts = {key for key, _label in form.fields["contract"].choices}
     assert "pagatrufer" in contracts and "besserrufer" not in contracts
     assert "bonus_mondfang" not in form.fields and "bonus_sack1" not in form.fields
-    rules = director_client.get(reverse("tournaments:rules", args=[wtc.round.tournament_id])).content.decode()
+    rules = director_client.get(reverse("scoring:rules", args=[wtc.round.tournament_id])).content.decode()
     assert "Pagatrufer" in rules and "Besserrufer" not in rules and "Mondfang" not in rules
     assert "plus the announced Pagat (2)" in rules
     t09 = create(director_client, "2009")
-    rules = director_client.get(reverse("tournaments:rules", args=[t09.pk])).content.decode()
+    rules = director_client.get(reverse("scoring:rules", args=[t09.pk])).content.decode()
     assert "×8" in rules and "×4" in rules and "Zwiccolo" not in rules
 
 

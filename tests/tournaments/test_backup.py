@@ -12,11 +12,11 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from scoring.demo import build_tirol_demo
-from scoring.exports import standings_pdf, standings_xlsx
+from scoring.exporters.standings import standings_pdf, standings_xlsx
 from scoring.models import Hand, HandFlag
 from scoring.services import save_hand
 from scoring.standings import compute_standings
-from tournaments.backup import BackupRefused, export_tournament, import_tournament, read_archive, write_archive
+from archive.backup import BackupRefused, export_tournament, import_tournament, read_archive, write_archive
 from tournaments.models import ActionLog, Player, Tournament
 
 
@@ -116,7 +116,7 @@ def test_the_organiser_downloads_the_archive_a_director_does_not(director_client
     from tournaments.models import TournamentRole
 
     t = four_table.round.tournament
-    url = reverse("tournaments_director:backup", args=[t.pk])
+    url = reverse("archive:backup", args=[t.pk])
     response = director_client.get(url)
     assert response.status_code == 200 and response["Content-Disposition"].endswith('.tarock.json.gz"')
     assert import_tournament(response.content).name == t.name
@@ -208,7 +208,8 @@ def test_a_tournament_is_deleted_only_once_its_archive_reads_back(director_clien
 
     from django.urls import reverse
 
-    from tournaments import atomic, backup
+    from tournaments import atomic
+    from archive import backup
 
     settings.DATA_DIR = tmp_path
     t = four_table.round.tournament
@@ -243,7 +244,7 @@ def test_a_tournament_is_deleted_only_once_its_archive_reads_back(director_clien
 
 @pytest.mark.django_db
 def test_a_tournament_holding_a_name_stored_before_the_checks_is_deleted_with_its_archive(four_table, settings, tmp_path, monkeypatch, english):
-    from tournaments import backup
+    from archive import backup
 
     settings.DATA_DIR = tmp_path
     t = four_table.round.tournament

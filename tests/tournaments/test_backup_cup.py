@@ -13,12 +13,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
 
-from tournaments import backup
-from tournaments.backup import export_tournament, restore, summarize
-from tournaments.models import Cup, CupAction
+from archive import backup
+from archive.backup import export_tournament, restore, summarize
+from scoring.cups.models import Cup, CupAction
 from tournaments.roles import organisers_group
 
-URL = reverse("tournaments_director:restore")
+URL = reverse("archive:restore")
 
 
 @pytest.fixture

@@ -13,8 +13,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from scoring.models import Hand, HandFlag, PrizeCategory, PrizeFund, SheetConfirmation
-from scoring.prizes import prize_list
+from scoring.models import Hand, HandFlag, SheetConfirmation
+from scoring.prizes.models import PrizeCategory, PrizeFund
+from scoring.prizes.award import prize_list
 from scoring.services import (
     build_sheet,
     confirm_sheet,
@@ -29,10 +30,10 @@ from scoring.services import (
 )
 from scoring.standings import compute_standings
 from tournaments import actions, services
-from tournaments.backup import export_tournament, import_tournament, restore, summarize
+from archive.backup import export_tournament, import_tournament, restore, summarize
 from tournaments.clock import pause_clock, start_clock
 from tournaments.models import Player, Tournament
-from tournaments.registration import record_lots
+from tournaments.registration.register import record_lots
 from tournaments.roles import give_role
 
 
@@ -354,5 +355,5 @@ def test_archives_written_by_the_first_release_restore(name, hands, client, dire
     edited = Hand.history.filter(table__round__tournament=t, history_type="~", history_change_reason="Tippfehler")
     hand = Hand.objects.get(pk=edited.get().id)
     for url in (reverse("scoring:standings", args=[t.pk]), reverse("scoring:sheet", args=[hand.table_id]),
-                reverse("scoring_director:hand_history", args=[hand.pk])):
+                reverse("entry:hand_history", args=[hand.pk])):
         assert client.get(url).status_code == 200, url

@@ -13,8 +13,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 
 from scoring.services import save_hand
-from tournaments import atomic, backup, backup_schedule
-from tournaments.backup_schedule import NAME, created_micros
+from tournaments import atomic
+from archive import backup, schedule as backup_schedule
+from archive.schedule import NAME, created_micros
 from tournaments.models import Tournament
 
 HAND = {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, "won": True}

@@ -59,7 +59,7 @@ def version(t):
 def test_the_director_starts_pauses_resumes_and_extends_a_round_clock(director_client, four_table):
     rnd = four_table.round
     t = rnd.tournament
-    url = reverse("tournaments_director:clock", args=[rnd.pk])
+    url = reverse("live_director:clock", args=[rnd.pk])
     before = version(t)
     director_client.post(url, {"action": "start", "minutes": "90"})
     rnd.refresh_from_db()
@@ -84,7 +84,7 @@ def test_the_director_starts_pauses_resumes_and_extends_a_round_clock(director_c
 
 @pytest.mark.django_db
 def test_minutes_out_of_range_are_refused_with_a_message(director_client, four_table, english):
-    url = reverse("tournaments_director:clock", args=[four_table.round.pk])
+    url = reverse("live_director:clock", args=[four_table.round.pk])
     page = director_client.post(url, {"action": "start", "minutes": "0"}, follow=True).content.decode()
     assert "1 to 600 minutes" in page and "not 0" in page
     page = director_client.post(url, {"action": "start", "minutes": "zwei Stunden"}, follow=True).content.decode()
@@ -98,14 +98,14 @@ def test_the_board_and_the_sheet_show_the_clock_and_the_late_tables_when_time_is
     clock.start_clock(rnd, 90)
     sheet = Client().get(reverse("scoring:sheet", args=[four_table.pk])).content.decode()
     assert "data-clock" in sheet and "left" in sheet and ("1:30:00" in sheet or "1:29:59" in sheet)
-    board = director_client.get(reverse("scoring_director:board", args=[rnd.tournament_id])).content.decode()
+    board = director_client.get(reverse("live_director:board", args=[rnd.tournament_id])).content.decode()
     assert "Time is up. Tables still playing" not in board
     Round.objects.filter(pk=rnd.pk).update(clock_started_at=timezone.now() - datetime.timedelta(minutes=91))
-    board = director_client.get(reverse("scoring_director:board", args=[rnd.tournament_id])).content.decode()
+    board = director_client.get(reverse("live_director:board", args=[rnd.tournament_id])).content.decode()
     assert "Time is up. Tables still playing" in board
-    assert reverse("scoring_director:end_table", args=[four_table.pk]) in board
-    director_client.post(reverse("scoring_director:end_table", args=[four_table.pk]), {"next": "/"})
-    board = director_client.get(reverse("scoring_director:board", args=[rnd.tournament_id])).content.decode()
+    assert reverse("entry:end_table", args=[four_table.pk]) in board
+    director_client.post(reverse("entry:end_table", args=[four_table.pk]), {"next": "/"})
+    board = director_client.get(reverse("live_director:board", args=[rnd.tournament_id])).content.decode()
     assert "Time is up. Tables still playing" not in board  # the ended table is no longer late
 
 
@@ -138,9 +138,9 @@ def test_five_minutes_added_a_part_second_after_the_end_show_5_00_on_the_board(d
     monkeypatch.setattr(timezone, "now", lambda: when["now"])
     clock.start_clock(rnd, 90)
     when["now"] = at(90, 35) + datetime.timedelta(milliseconds=950)
-    director_client.post(reverse("tournaments_director:clock", args=[rnd.pk]), {"action": "extend", "minutes": "5", "extra_was": "0"})
+    director_client.post(reverse("live_director:clock", args=[rnd.pk]), {"action": "extend", "minutes": "5", "extra_was": "0"})
     when["now"] += datetime.timedelta(milliseconds=600)  # the board, shown a moment later
-    board = director_client.get(reverse("scoring_director:board", args=[rnd.tournament_id])).content.decode()
+    board = director_client.get(reverse("live_director:board", args=[rnd.tournament_id])).content.decode()
     assert '<strong class="clock-time" data-clock-time>5:00</strong>' in board
     rnd.refresh_from_db()
     assert clock.clock_of(rnd).ends_at(when["now"]) == at(95, 35) + datetime.timedelta(milliseconds=950)

@@ -69,9 +69,9 @@ def test_the_director_adds_five_minutes_35_seconds_after_the_end_and_the_board_s
     rnd = four_table.round
     clock.start_clock(rnd, 90)
     frozen.now = at(90, 35)
-    board_url = reverse("scoring_director:board", args=[rnd.tournament_id])
+    board_url = reverse("live_director:board", args=[rnd.tournament_id])
     assert "Time is up" in director_client.get(board_url).content.decode()
-    director_client.post(reverse("tournaments_director:clock", args=[rnd.pk]), {"action": "extend", "minutes": "5", "extra_was": "0"})
+    director_client.post(reverse("live_director:clock", args=[rnd.pk]), {"action": "extend", "minutes": "5", "extra_was": "0"})
     rnd.refresh_from_db()
     assert (rnd.clock_extra_minutes, rnd.clock_paused_seconds) == (5, 35)
     board = director_client.get(board_url).content.decode()

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Hand, HandFlag, SheetConfirmation
-from scoring.raw_rows import RawRowsRejected, save_raw_rows
+from scoring.entry.raw_rows import RawRowsRejected, save_raw_rows
 from scoring.services import HandConflict, RoundLocked, delete_hand, end_table, save_hand
 from tournaments import services
 from tournaments.models import ActionLog, Player, Round, Tournament
@@ -126,15 +126,15 @@ def test_a_refused_redraw_leaves_the_old_round_and_a_second_redraw_click_does_no
 @pytest.mark.django_db
 def test_deleting_a_hand_twice_or_editing_a_deleted_hand_answers_with_a_message(director_client, four_table, director, english):
     hand = manual(four_table, [1, -1, 0, 0])
-    url = reverse("scoring_director:hand_delete", args=[hand.pk])
+    url = reverse("entry:hand_delete", args=[hand.pk])
     director_client.post(url, {"reason": "double"})
     response = director_client.post(url, {"reason": "double"}, follow=True)
     assert response.status_code == 200 and "Hand 1 is deleted already." in response.content.decode()
     response = director_client.post(
-        reverse("scoring_director:hand_edit", args=[hand.pk]), {"dealer": "3", "quick": "d 2 +", "source": "line"}, follow=True
+        reverse("entry:hand_edit", args=[hand.pk]), {"dealer": "3", "quick": "d 2 +", "source": "line"}, follow=True
     )
     assert response.status_code == 200 and "Hand 1 is deleted already." in response.content.decode()
-    assert director_client.get(reverse("scoring_director:hand_edit", args=[hand.pk])).status_code == 302
+    assert director_client.get(reverse("entry:hand_edit", args=[hand.pk])).status_code == 302
     assert not Hand.objects.exists()
 
 
@@ -156,7 +156,7 @@ def test_saving_over_a_hand_deleted_meanwhile_is_refused_with_who_deleted_it(fou
 def test_a_verified_round_is_locked_until_reopened_with_a_reason(director_client, four_table, director, english):
     hand = manual(four_table, [1, -1, 0, 0])
     rnd = four_table.round
-    verify = reverse("scoring_director:verify_round", args=[rnd.pk])
+    verify = reverse("entry:verify_round", args=[rnd.pk])
     director_client.post(verify)
     director_client.post(verify)  # sets, never toggles
     rnd.refresh_from_db()
@@ -173,11 +173,11 @@ def test_a_verified_round_is_locked_until_reopened_with_a_reason(director_client
         end_table(four_table)
     with pytest.raises(RawRowsRejected):
         save_raw_rows(four_table, "1 -1 0 0")
-    response = director_client.get(reverse("scoring_director:hand_edit", args=[hand.pk]), follow=True)
+    response = director_client.get(reverse("entry:hand_edit", args=[hand.pk]), follow=True)
     assert "Round 1 is verified" in response.content.decode()
     sheet = director_client.get(four_table.get_absolute_url()).content.decode()
     assert 'id="hand-form"' not in sheet and "Reopen the round" in sheet
-    restore = director_client.post(reverse("scoring_director:hand_history", args=[hand.pk]), {"history_id": hand.history.last().history_id}, follow=True)
+    restore = director_client.post(reverse("entry:hand_history", args=[hand.pk]), {"history_id": hand.history.last().history_id}, follow=True)
     assert "verified" in restore.content.decode()
     # The players' private link is read-only.
     private = reverse("scoring:private_sheet", args=[four_table.token])
@@ -187,7 +187,7 @@ def test_a_verified_round_is_locked_until_reopened_with_a_reason(director_client
     assert "the sheet is final" in Client().get(private).content.decode()
     assert Hand.objects.get().scores == [1, -1, 0, 0]
 
-    reopen = reverse("scoring_director:reopen_round", args=[rnd.pk])
+    reopen = reverse("entry:reopen_round", args=[rnd.pk])
     director_client.post(reopen, {"reason": ""})
     rnd.refresh_from_db()
     assert rnd.verified_at is not None  # no reason, no reopening
@@ -224,7 +224,7 @@ def test_the_board_shows_running_totals_active_players_and_reloads_itself(direct
     first, _second = services.draw_next_round(t, seed=1).tables.order_by("number")
     manual(first, [5, -15, 5, 5])
     manual(first, [1, 1, -1, -1], number=2)
-    url = reverse("scoring_director:board", args=[t.pk])
+    url = reverse("live_director:board", args=[t.pk])
     page = director_client.get(url).content.decode()
     assert "8 active players" in page and "1 withdrawn" in page
     assert 'hx-trigger="every 20s"' in page

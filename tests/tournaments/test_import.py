@@ -10,7 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tournaments import importer, services
+from tournaments.registration import importer
+from tournaments import services
 from tournaments.models import Player, Registration
 
 def url(t):

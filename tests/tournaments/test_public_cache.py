@@ -18,7 +18,7 @@ def pages(table):
         reverse("scoring:standings", args=[t.pk]),
         reverse("tournaments:round", args=[t.pk, 1]),
         reverse("scoring:sheet", args=[table.pk]),
-        reverse("tournaments:rules", args=[t.pk]),
+        reverse("scoring:rules", args=[t.pk]),
     ]
 
 

@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from scoring.services import save_hand
 from tournaments import services
-from tournaments.models import Cup, Registration, TournamentRole
+from scoring.cups.models import Cup
+from tournaments.models import Registration, TournamentRole
 
 pytestmark = pytest.mark.django_db
 HAND = {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, "won": True}
@@ -43,14 +44,14 @@ def public_pages(t, rnd, table, registration):
         reverse("tournaments:list"),
         reverse("tournaments:detail", args=[t.pk]),
         reverse("tournaments:round", args=[t.pk, rnd.number]),
-        reverse("tournaments:rules", args=[t.pk]),
+        reverse("scoring:rules", args=[t.pk]),
         reverse("scoring:sheet", args=[table.pk]),
         reverse("scoring:private_sheet", args=[table.token]),
         reverse("scoring:standings", args=[t.pk]),
-        reverse("scoring:player_names", args=[t.pk]),
-        reverse("scoring:player", args=[t.pk, registration.pk]),
-        reverse("scoring:statistics", args=[t.pk]),
-        reverse("scoring:hands_csv", args=[t.pk]),
+        reverse("live:player_names", args=[t.pk]),
+        reverse("live:player", args=[t.pk, registration.pk]),
+        reverse("live:statistics", args=[t.pk]),
+        reverse("exports:hands_csv", args=[t.pk]),
         reverse("live:screen", args=[t.pk]),
         *[reverse("live:screen_slide", args=[t.pk, n]) for n in range(3)],
         reverse("cups:list"),

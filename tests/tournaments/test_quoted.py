@@ -3,7 +3,7 @@ marks: “…” in English, „…“ in German, »…« in Slovenian."""
 
 from django.utils import translation
 
-from scoring.raw_rows import parse_raw_rows
+from scoring.entry.raw_rows import parse_raw_rows
 from tournaments.text import quoted
 
 

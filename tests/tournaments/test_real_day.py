@@ -120,13 +120,13 @@ def test_draw_report_names_repeats_with_the_round_they_met(director_client, make
 def test_printed_seating_list_and_director_only_table_cards(director_client, make_tournament):
     t = make_tournament(players=9)
     rnd = services.draw_next_round(t, seed=5)
-    response = Client().get(reverse("tournaments:seating_pdf", args=[t.pk, 1]))
+    response = Client().get(reverse("exports:seating_pdf", args=[t.pk, 1]))
     assert response.status_code == 200 and response.content.startswith(b"%PDF")
     text = pdf_text(response.content)
     names = sorted(t.registrations.values_list("player__name", flat=True))
     assert all(name in text for name in names)
     assert text.index(names[0], text.index(names[-1])) > 0  # the by-name list comes after the tables
-    cards = reverse("tournaments_director:table_cards_pdf", args=[t.pk, 1])
+    cards = reverse("exports_director:table_cards_pdf", args=[t.pk, 1])
     assert Client().get(cards).status_code == 302  # private links: directors only
     response = director_client.get(cards)
     assert response.status_code == 200 and len(PdfReader(BytesIO(response.content)).pages) == rnd.tables.count()
@@ -147,18 +147,18 @@ def test_a_player_leaves_a_five_table_which_plays_on_as_a_four_table(director_cl
         save_hand(table, {"dealer": dealer, "outcome": "manual", "scores": row})
     leaver = table.seats.get(position=2)
     names = {s.position: s.registration.player.name for s in table.seats.select_related("registration__player")}
-    director_client.post(reverse("scoring_director:drop_player", args=[table.pk]), {"seat": leaver.pk})
+    director_client.post(reverse("entry:drop_player", args=[table.pk]), {"seat": leaver.pk})
     leaver.refresh_from_db()
     assert leaver.left_after == 3
     # A double click, or a second player at once: refused, one player left, one log line.
-    again = director_client.post(reverse("scoring_director:drop_player", args=[table.pk]), {"seat": leaver.pk}, follow=True)
+    again = director_client.post(reverse("entry:drop_player", args=[table.pk]), {"seat": leaver.pk}, follow=True)
     assert "only one can leave" in again.content.decode()
     other = table.seats.get(position=3)
-    director_client.post(reverse("scoring_director:drop_player", args=[table.pk]), {"seat": other.pk})
+    director_client.post(reverse("entry:drop_player", args=[table.pk]), {"seat": other.pk})
     other.refresh_from_db()
     assert other.left_after is None and t.actions.filter(action="left").count() == 1
     # A tampered seat is not found, not a server error.
-    assert director_client.post(reverse("scoring_director:drop_player", args=[table.pk]), {"seat": "x"}).status_code == 404
+    assert director_client.post(reverse("entry:drop_player", args=[table.pk]), {"seat": "x"}).status_code == 404
     sheet = director_client.get(table.get_absolute_url()).context["sheet"]
     # Seats in play are 0, 1, 3, 4 (numbered 0–3 in the hand record). Hand 3 was dealt by seat 1;
     # seat 2 has left, so seat 3 deals hand 4 (index 2) and seat 4 is Vorhand (index 3).
@@ -166,7 +166,7 @@ def test_a_player_leaves_a_five_table_which_plays_on_as_a_four_table(director_cl
     assert sheet.next_dealer_name == names[3] and sheet.next_vorhand_name == names[4]
     # A Dreier by the Vorhand (record seat 3 = seat 4 at the table), won: 4-table row [-5, -5, -5, 15].
     response = director_client.post(
-        reverse("scoring_director:hand_create", args=[table.pk]),
+        reverse("entry:hand_create", args=[table.pk]),
         {"outcome": "played", "dealer": "2", "contract": "dreier", "declarer": "3", "won": "1", "number": "4"},
     )
     assert response.status_code == 302
@@ -179,7 +179,7 @@ def test_a_player_leaves_a_five_table_which_plays_on_as_a_four_table(director_cl
     labels = [r.label for r in director_client.get(table.get_absolute_url()).context["sheet"].rows]
     assert names[4] in labels[3] and "Dreier" in labels[3]
     # editing the hand keeps its seating; editing an earlier hand keeps the five seats
-    edit = reverse("scoring_director:hand_edit", args=[hand.pk])
+    edit = reverse("entry:hand_edit", args=[hand.pk])
     director_client.post(edit, {"outcome": "played", "dealer": "2", "contract": "dreier", "declarer": "3", "won": "0", "version": "1"})
     hand.refresh_from_db()
     assert hand.scores == [5, 5, 0, 5, -15]
@@ -190,9 +190,9 @@ def test_a_player_leaves_a_five_table_which_plays_on_as_a_four_table(director_cl
     long = [r for r in wb["Hands"].iter_rows(values_only=True) if r[2] == 4]
     assert long[0][4] == names[4]  # the declarer by name, not by the record's seat index
     # only one player can leave, and raw rows are refused at a reduced table
-    response = director_client.post(reverse("scoring_director:drop_player", args=[table.pk]), {"seat": table.seats.get(position=0).pk}, follow=True)
+    response = director_client.post(reverse("entry:drop_player", args=[table.pk]), {"seat": table.seats.get(position=0).pk}, follow=True)
     assert "only one" in response.content.decode()
-    response = director_client.post(reverse("scoring_director:raw_rows", args=[table.pk]), {"rows": "1 -1 0 0 0"})
+    response = director_client.post(reverse("entry:raw_rows", args=[table.pk]), {"rows": "1 -1 0 0 0"})
     assert response.status_code == 422
 
 

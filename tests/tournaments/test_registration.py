@@ -5,7 +5,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.services import save_hand
-from tournaments import registration, services
+from tournaments.registration import register as registration
+from tournaments import services
 from tournaments.models import Player, Registration
 
 

@@ -11,7 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournaments import registration, services
+from tournaments.registration import register as registration
+from tournaments import services
 from tournaments.models import Player
 
 

@@ -9,7 +9,7 @@ from unittest import mock
 import pytest
 from django.urls import reverse
 
-from tournaments import registration
+from tournaments.registration import register as registration
 from tournaments.models import Player
 
 NAMES = [

@@ -9,11 +9,12 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from scoring.services import save_hand
-from tournaments import backup, services, views_restore
+from archive import backup, views as views_restore
+from tournaments import services
 from tournaments.models import Tournament, TournamentRole
 from tournaments.roles import organisers_group
 
-URL = reverse("tournaments_director:restore")
+URL = reverse("archive:restore")
 HAND = {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, "won": True}
 
 

@@ -57,7 +57,7 @@ def director_urls(objects):
     its arguments name (``tournament_from``)."""
     resolver = get_resolver()
     found = []
-    for namespace in ("tournaments_director", "scoring_director"):
+    for namespace in ("tournaments_director", "entry", "exports_director", "live_director", "prizes_director", "archive"):
         _prefix, sub = resolver.namespace_dict[namespace]
         for pattern in sub.url_patterns:
             assert isinstance(pattern, URLPattern)
@@ -136,13 +136,13 @@ def test_a_scorer_enters_and_edits_hands_but_cannot_delete_verify_or_draw(day):
     scorer = client_for(user("schreiber", Level.SCORER, t))
     sheet = scorer.get(reverse("scoring:sheet", args=[table.pk])).content.decode()
     assert 'name="quick"' in sheet  # the entry form is his
-    assert reverse("scoring_director:end_table", args=[table.pk]) not in sheet  # the table's commands are not
+    assert reverse("entry:end_table", args=[table.pk]) not in sheet  # the table's commands are not
     posted = {"outcome": "played", "dealer": "1", "number": "2", "contract": "dreier", "declarer": "2", "won": "0"}
-    response = scorer.post(reverse("scoring_director:hand_create", args=[table.pk]), posted)
+    response = scorer.post(reverse("entry:hand_create", args=[table.pk]), posted)
     assert response.status_code == 302, response.content.decode()[-3000:]
     assert table.hands.count() == 2
-    assert scorer.post(reverse("scoring_director:hand_delete", args=[hand.pk]), {"reason": "x"}).status_code == 403
-    assert scorer.post(reverse("scoring_director:verify_round", args=[day["round"].pk])).status_code == 403
+    assert scorer.post(reverse("entry:hand_delete", args=[hand.pk]), {"reason": "x"}).status_code == 403
+    assert scorer.post(reverse("entry:verify_round", args=[day["round"].pk])).status_code == 403
     assert scorer.post(reverse("tournaments_director:draw", args=[t.pk]), {"number": "2"}).status_code == 403
     assert table.hands.count() == 2 and Round.objects.filter(tournament=t).count() == 1
 
@@ -195,8 +195,8 @@ def test_the_action_log_shows_who_did_what(director_client, director, day):
     reg = day["registration"]
     director_client.post(reverse("tournaments_director:withdraw", args=[t.pk, reg.pk]), {"withdrawn": "1"})
     director_client.post(reverse("tournaments_director:withdraw", args=[t.pk, reg.pk]), {"withdrawn": "1"})  # a double click
-    director_client.post(reverse("scoring_director:resolve_flag", args=[day["flag"].pk]))
-    director_client.post(reverse("scoring_director:end_table", args=[table.pk]))
+    director_client.post(reverse("entry:resolve_flag", args=[day["flag"].pk]))
+    director_client.post(reverse("entry:end_table", args=[table.pk]))
     entries = list(t.actions.exclude(action="drawn").values_list("action", "user__username"))
     assert entries == [("withdrawn", "leiter"), ("flag_resolved", "leiter"), ("table_ended", "leiter")]
     page = director_client.get(reverse("tournaments_director:action_log", args=[t.pk]) + "?action=withdrawn")

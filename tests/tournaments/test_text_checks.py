@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tournaments import importer, registration
+from tournaments.registration import importer, register as registration
 from tournaments.models import Player, Tournament, bidi_problem, no_bidi_controls
 from tournaments.text import CleanTextFormMixin, TextValidator, line_problems, strip_encoding_mark, text_problem, visible
 

@@ -16,7 +16,8 @@ from scoring.services import (
     save_hand,
     verify_round,
 )
-from tournaments import registration, services
+from tournaments.registration import register as registration
+from tournaments import services
 from tournaments.models import Player, Tournament
 
 
@@ -104,7 +105,7 @@ def test_director_pages_that_change_data_bump_the_version(director_client, four_
     hand = save_hand(four_table, HAND)
     flag = HandFlag.objects.create(hand=hand, comment="?")
     before = version(t)
-    director_client.post(reverse("scoring_director:resolve_flag", args=[flag.pk]))
+    director_client.post(reverse("entry:resolve_flag", args=[flag.pk]))
     assert version(t) == before + 1
     player = reg.player
     before = version(t)

@@ -7,7 +7,7 @@ same loop (:class:`django_tasks_db.management.commands.db_worker.Worker`, not a 
 after an ``OperationalError`` or ``InterfaceError``: the broken connections are closed and the loop
 waits 1 second, doubling to :data:`MAX_DELAY` while the database stays away (back to 1 second once
 the loop ran a minute). A task cut off by the outage leaves its export job running on a lease that
-runs out, and the job's page takes it up again (:mod:`scoring.tasks`). ``scripts/serve`` runs this
+runs out, and the job's page takes it up again (:mod:`scoring.exporters.tasks`). ``scripts/serve`` runs this
 command and restarts it if the process itself dies.
 """
 
