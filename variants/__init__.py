@@ -14,8 +14,9 @@
 What a ruleset offers is declared by :class:`variants.base.Ruleset`.
 """
 
-from .base import Bonus, Breakdown, Choice, Contract, InvalidHand, Option, Problem, RecordField, Ruleset, Scored, SeatCard, Settlement, card_names
+from .base import Bonus, Breakdown, Choice, Contract, Option, RecordField, Ruleset, Scored, SeatCard, Settlement, card_names
 from .cardpoints import CardPointsError, format_thirds, parse_thirds
+from .problems import InvalidHand, Problem
 from .bled import BledRuleset
 from .cego import CegoRuleset
 from .free import FreeScoringRuleset

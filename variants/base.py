@@ -1,7 +1,8 @@
-"""Shared vocabulary of every ruleset: problems, the error raised for invalid hands, catalogue entries.
+"""What every ruleset shares: the entries of its catalogue and :class:`Ruleset`, the base it subclasses.
 
-Pure Python, no Django. User-facing text is written in English and marked with ``_`` (a no-op marker
-that ``makemessages`` collects); the Django layer translates it when it shows a :class:`Problem`.
+Pure Python, no Django. Messages are :class:`~variants.problems.Problem` in English, marked for
+translation with ``_`` (:mod:`variants.problems`); a ruleset reads and writes its hands in the
+notation of :mod:`variants.notation`.
 """
 
 from __future__ import annotations
@@ -10,44 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-
-def _(message: str) -> str:
-    """Mark ``message`` for translation without translating it (translated by the Django layer)."""
-    return message
-
-
-class Problem(str):
-    """One validation message: a ``str`` in English, plus what a translator needs.
-
-    ``Problem(msgid, **params)`` formats ``msgid % params`` for its string value and keeps ``msgid``
-    and ``params`` so the web layer can translate the template and substitute seat numbers with
-    player names. Parameters whose key ends in ``seat`` are seat numbers (0-based, ``hand-record.md``
-    "Seats"); the English text shows them 1-based, "seat 1" for seat 0, as players count.
-    """
-
-    msgid: str
-    params: dict
-
-    def __new__(cls, msgid: str, **params) -> "Problem":
-        shown = {k: (f"seat {v + 1}" if k.endswith("seat") else v) for k, v in params.items()}
-        obj = super().__new__(cls, msgid % shown if params else msgid)
-        obj.msgid = msgid
-        obj.params = params
-        return obj
-
-
-class InvalidHand(ValueError):
-    """Raised by ``Ruleset.score`` for a hand that ``validate`` rejects, and by ``parse_hand``.
-
-    ``errors`` is the list of :class:`Problem` messages, in the order they were found. ``record``:
-    the hand record a notation line gave when only the ruleset refused it (``None`` otherwise),
-    so a form can still show what was read.
-    """
-
-    def __init__(self, errors: list[str], record: dict | None = None):
-        self.errors = list(errors)
-        self.record = record
-        super().__init__("; ".join(self.errors))
+from .notation import KONTRA_CODES, Notation
+from .problems import InvalidHand, Problem, _
 
 
 @dataclass(frozen=True)
@@ -317,10 +282,10 @@ def catalogue(ruleset, dealer_sits_out_at: int | None, **contract_extra) -> dict
     }
 
 
-# The kontra levels in the game's own words (index = level, hand-record.md "kontra") and their
-# codes in the hand notation; a ruleset offers the first ``len(kontra_names) - 1`` levels.
+# The kontra levels in the game's own words (index = level, hand-record.md "kontra"), written by
+# the notation's codes (:data:`variants.notation.KONTRA_CODES`); a ruleset offers the first
+# ``len(kontra_names) - 1`` levels.
 KONTRA_NAMES = ("", "kontra", "rekontra", "subkontra", "mortkontra")
-KONTRA_CODES = ("", "k", "re", "sub", "mort")
 
 
 def verbatim(text: str) -> Problem:
@@ -701,10 +666,8 @@ class Ruleset:
     # -------------------------------------------------------------------------------- notation
 
     @cached_property
-    def notation(self):
+    def notation(self) -> Notation:
         """The :class:`~variants.notation.Notation` of this ruleset (its codes and fields)."""
-        from .notation import Notation
-
         return Notation(self)
 
     def parse_hand(self, line: str, table_size: int, dealer: int, names: Sequence[str] | None = None) -> dict:

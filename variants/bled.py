@@ -27,9 +27,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from .base import Bonus, Contract, Option, Problem, Ruleset, SeatCard, Settlement, ThreeHandedTables, _, seat_row
+from .base import Bonus, Contract, Option, Ruleset, SeatCard, Settlement, ThreeHandedTables, seat_row
 from .cardpoints import CardPointsError
 from .checks import HandCheck, is_int, recorded_points, whole_points
+from .problems import Problem, _
 
 FAMILY_NORMAL = "normal"  # Trojka, Dvojko, Enojko: value + difference (§3)
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .base import Contract, Option, Problem, Ruleset, SeatCard, Settlement, ThreeHandedTables, _, seat_row
+from .base import Contract, Option, Ruleset, SeatCard, Settlement, ThreeHandedTables, seat_row
 from .cardpoints import CardPointsError
 from .checks import HandCheck, recorded_points, whole_points
+from .problems import Problem, _
 
 FAMILY_CEGO = "cego"  # the Cego family: cego .. geiss, factor f, may be played against a Solo
 
@@ -96,7 +97,7 @@ class CegoRuleset(ThreeHandedTables, Ruleset):
     sitting_out_pays = True  # the sitting-out dealer "wins and loses equally with the defenders"
     default_rounds = 2  # "Two sessions of 24 deals" (§1)
     default_hands_per_round = 24
-    # The rule file gives no time; issue 18 asks for 2 hours, as the Austrian cups play (Decision).
+    # The rule file gives no time: 2 hours a round, as the Austrian cups play (Decision).
     default_round_minutes = 120
     seat_card_set = SEAT_CARDS  # the sitting-out dealer of a 4-table still pays and receives (§1)
     tiebreaks = ("card_draw",)  # §4: equal rank, then a card draw recorded by the director

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .base import Problem, _
 from .cardpoints import CardPointsError, parse_thirds
+from .problems import Problem, _
 
 OUTCOMES = ("played", "struck", "manual")
 
@@ -39,7 +39,7 @@ def recorded_points(record, max_points: int = 70) -> int | None:
 
 
 class HandCheck:
-    """One validation run over a hand record; collects :class:`~variants.base.Problem` in order.
+    """One validation run over a hand record; collects :class:`~variants.problems.Problem` in order.
 
     ``rs`` must offer ``table_sizes``, ``label``, ``sitting_out(dealer, n)``, ``active_seats(dealer,
     n)`` and ``sitting_out_pays`` (Cego's dealer pays; Königrufen's scores 0).

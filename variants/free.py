@@ -1,4 +1,4 @@
-"""Free scoring: any Tarock game by written rows (issue 20).
+"""Free scoring: any Tarock game by written rows.
 
 A tournament of a game the project has no rules for — Reform Tarock (the seeds' satirical game),
 Zwanzigerrufen, a house variant — still gets the draw, the score sheets, the standings, the
@@ -29,8 +29,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .base import Option, Problem, Ruleset, SeatCard, Settlement, _
+from .base import Option, Ruleset, SeatCard, Settlement
 from .checks import HandCheck
+from .problems import Problem, _
 
 SEAT_CARDS = (
     SeatCard("skus", _("Sküs")),

@@ -45,21 +45,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from .base import (
-    Bonus,
-    Choice,
-    Contract,
-    Option,
-    Problem,
-    RecordField,
-    Ruleset,
-    SeatCard,
-    Settlement,
-    seat_row,
-    _,
-)
+from .base import Bonus, Choice, Contract, Option, RecordField, Ruleset, SeatCard, Settlement, seat_row
 from .cardpoints import CardPointsError
 from .checks import HandCheck, is_int, recorded_points, whole_points
+from .problems import Problem, _
 
 __all__ = ["HungarianTarokkRuleset", "table_points", "OPTIONS"]
 

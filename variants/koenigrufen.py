@@ -25,9 +25,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from .base import Bonus, Contract, Option, Problem, Ruleset, SeatCard, Settlement, _, catalogue, seat_row
+from .base import Bonus, Contract, Option, Ruleset, SeatCard, Settlement, catalogue, seat_row
 from .checks import HandCheck, is_int
 from .cardpoints import WHOLE_PACK_THIRDS, CardPointsError, format_thirds, parse_thirds
+from .problems import Problem, _
 
 BIRDS = ("pagat", "uhu", "kakadu", "quapil")
 SACKS = ("sack1", "sack2")

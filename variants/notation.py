@@ -57,7 +57,7 @@ the first token is always the contract, so Bled's ``k`` first is Klop, later the
 player by his seat number or by more letters; codes of features the ruleset does not have (kontra
 ``re`` at a Cego table, Gegensolo ``gs`` at a Königrufen table) are read as names. Names need two letters at least.
 
-Pure Python, no Django. Messages are :class:`~variants.base.Problem` in English, marked for
+Pure Python, no Django. Messages are :class:`~variants.problems.Problem` in English, marked for
 translation; parameters ending in ``token`` or ``names`` are shown as typed.
 """
 
@@ -68,8 +68,8 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .base import InvalidHand, Problem, _
 from .cardpoints import WHOLE_PACK_THIRDS, format_thirds
+from .problems import InvalidHand, Problem, _
 
 STRUCK = "--"
 MANUAL = "="
@@ -80,9 +80,9 @@ AGAINST_SOLO = "gs"
 OPPONENTS = "/"
 ANNOUNCED = "!"
 FAILED = "-"
-# Kontra levels (hand-record.md "kontra") every ruleset with kontras reads: the short codes and
-# the game's words; a ruleset adds its own (``Ruleset.kontra_codes``, ``kontra_names``) and records
-# at most ``Ruleset.max_kontra``.
+# Kontra levels (hand-record.md "kontra") every ruleset with kontras reads: the short codes (also
+# the codes a ruleset writes unless it has its own) and the game's words; a ruleset adds its own
+# (``Ruleset.kontra_codes``, ``kontra_names``) and records at most ``Ruleset.max_kontra``.
 KONTRA_CODES = ("", "k", "re", "sub", "mort")
 KONTRA_LEVELS = {
     **{code: level for level, code in enumerate(KONTRA_CODES) if code},
@@ -226,7 +226,7 @@ class Notation:
     def parse(self, line: str, table_size: int, dealer: int, names: Sequence[str] | None = None) -> dict:
         """The hand record of ``line`` for ``dealer`` at a table of ``table_size`` seats, checked
         by the ruleset; ``names``: the players in seat order, so seats may be named. Raises
-        :class:`~variants.base.InvalidHand` naming every token it cannot use, then the ruleset's
+        :class:`~variants.problems.InvalidHand` naming every token it cannot use, then the ruleset's
         own problems with the record."""
         if not isinstance(line, str):
             raise InvalidHand([Problem(_("A hand in notation is a line of text."))])

@@ -40,8 +40,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from .base import Bonus, Contract, Option, Problem, Ruleset, SeatCard, Settlement, ThreeHandedTables, _
+from .base import Bonus, Contract, Option, Ruleset, SeatCard, Settlement, ThreeHandedTables
 from .checks import HandCheck, is_int
+from .problems import Problem, _
 
 FAMILY = "tapp"  # every Tapp contract: one declarer against two (§2)
 
@@ -383,7 +384,7 @@ class TappTarockRuleset(ThreeHandedTables, Ruleset):
 class TappCheck(HandCheck):
     """§5 "Validation" of a Tapp-Tarock hand record, items 1–11 (item 12, manual rows, is
     :meth:`HandCheck.check_manual`, with ``sitting_out_pays`` set by the ``fourth_with_defenders``
-    option). Adds :class:`~variants.base.Problem` messages naming what is wrong, in the order found.
+    option). Adds :class:`~variants.problems.Problem` messages naming what is wrong, in the order found.
 
     **Decisions** beyond the list of §5 (where the cards make a record impossible):
 

@@ -11,7 +11,7 @@ ruleset object, never by its name. Expected reasons written by hand from the rul
 import pytest
 
 import variants
-from variants.base import Problem
+from variants.problems import Problem
 
 from .rule_helpers import D, O, hand
 

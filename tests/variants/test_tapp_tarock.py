@@ -31,7 +31,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from variants.base import Problem
+from variants.problems import Problem
 from variants.tapp import TappTarockRuleset
 
 from .rule_helpers import assert_invalid, check_row

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from variants.base import Problem, _
+from variants.problems import Problem, _
 
 
 class SeatingImpossible(ValueError):
@@ -15,7 +15,7 @@ class SeatingImpossible(ValueError):
     - ``n``: the refused player count;
     - ``nearest``: ``(below, above)``, the nearest seatable counts below and above ``n``; ``below`` is
       ``None`` when no smaller positive count works (e.g. 1–3 players at Königrufen);
-    - ``problem``: a :class:`~variants.base.Problem` naming both counts, e.g. "11 players cannot be
+    - ``problem``: a :class:`~variants.problems.Problem` naming both counts, e.g. "11 players cannot be
       seated at tables of 4/5 players; the nearest counts that work are 10 or 12." It is also the
       exception's ``str``.
     """
