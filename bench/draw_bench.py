@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Benchmark of the seating draw on large fields (issue 6).
+"""Benchmark of the seating draw on large fields.
 
 Draws three rounds (tables and seats) with :mod:`tournaments.draw` for
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Benchmark of hand entry and standings on a large Tiroler Tarockcup (issue 5, "Measured").
+"""Benchmark of hand entry and standings on a large Tiroler Tarockcup, against its goals.
 
 Builds a tournament of ``--players`` players (default 1,000: 250 tables per round) with three rounds
 drawn through :func:`tournaments.services.draw_next_round`; rounds 1 and 2 have every hand entered, round 3

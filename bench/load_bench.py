@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Load benchmark: the served app under a tournament's crowd (issue 16).
+"""Load benchmark: the served app under a tournament's crowd.
 
 Builds a 1,000-player Tiroler Tarockcup in a PostgreSQL database of its own (``entry_bench``'s
 ``own_database`` and ``build``: three rounds drawn, rounds 1 and 2 complete, every round-3 table
@@ -467,7 +467,7 @@ def main(argv=None) -> int:
         )
         from tournaments.models import TournamentRole
 
-        TournamentRole.objects.bulk_create(  # scorers: they enter hands, nothing else (issue 17)
+        TournamentRole.objects.bulk_create(  # scorers: they enter hands, nothing else
             TournamentRole(tournament=t, user=u, level=TournamentRole.Level.SCORER) for u in users
         )
         scorers = [

@@ -1,4 +1,4 @@
-"""The crowd of ``bench/load_bench.py`` (issue 16): viewers and scorers of one large tournament.
+"""The crowd of ``bench/load_bench.py``: viewers and scorers of one large tournament.
 
 Run by ``load_bench.py`` (``locust -f bench/locustfile.py --headless ...``), which builds the
 tournament first and passes it in the JSON file named by ``LOAD_BENCH_CONFIG``::

@@ -1,12 +1,12 @@
 #!/usr/bin/env python
-"""Benchmark of the printed exports on a large Tiroler Tarockcup (issues 7 and 16).
+"""Benchmark of the printed exports on a large Tiroler Tarockcup.
 
 Builds the tournament as ``bench/entry_bench.py`` does (its ``own_database``, ``setup_django`` and
 ``build``: ``--players`` players, default 1,000 = 250 tables per round, three rounds with every
 hand entered), then times, ``--repeat`` times each after one unmeasured warm-up call:
 
 - the standings PDF (goal < 5 s);
-- the standings workbook (goal < 2 s; since issue 16 without the long-format hands sheet);
+- the standings workbook (goal < 2 s; without the long-format hands, a download of its own);
 - the blank score sheets of round 1, one page per table (250 pages, goal < 10 s);
 - for information: all hands in long format (workbook and CSV), the table results of round 1 and
   the certificates of the first 3 places.

@@ -118,7 +118,7 @@ TIROL_DEMO_NAME = TIROL_DEMO.name
 def ensure_director():
     """The demo director login: created with the demo password in the "Organisers" group, as a
     new organiser would be set up (no superuser). An existing user of that name is never touched:
-    not his password, not his rights (issue 17) — returned as he is."""
+    not his password, not his rights — returned as he is."""
     User = get_user_model()
     user = User.objects.filter(username=DEMO_USERNAME).first()
     if user is None:
@@ -174,8 +174,8 @@ def build_demo(spec: DemoSpec, reset: bool = False) -> Tournament:
 
 
 def demo_prizes(tournament: Tournament, spec: DemoSpec) -> None:
-    """The demo's prize-giving (issue 18): 20 € entry, the prize money over five places, the
-    best hand, the Mauskönig, a kontra pot and (Cego) every player in plus."""
+    """The demo's prize-giving: 20 € entry, the prize money over five places, the best hand, the
+    Mauskönig, a kontra pot and (Cego) every player in plus."""
     from scoring.prizes.models import PrizeCategory, PrizeFund
 
     PrizeFund.objects.create(tournament=tournament, entry_fee=20, payout_percent=90, kontra_amount="0.50")
@@ -226,10 +226,10 @@ DEMO_CUP_LADIES = (
 
 
 def build_demo_cup(reset: bool = False):
-    """The demo season cup (issue 19): the Tirol demo tournament and three earlier tournaments of
-    the season whose results (drawn from a fixed seed among the Tirol demo players) are imported;
-    Tirol formula, the best 3 results count, the best 10 qualify for the final, with a ladies'
-    and an away sub-ranking. Returns the cup (the existing one unless ``reset``)."""
+    """The demo season cup: the Tirol demo tournament and three earlier tournaments of the season
+    whose results (drawn from a fixed seed among the Tirol demo players) are imported; Tirol
+    formula, the best 3 results count, the best 10 qualify for the final, with a ladies' and an away
+    sub-ranking. Returns the cup (the existing one unless ``reset``)."""
     from scoring.cups.roles import cup_created
     from scoring.cups.models import Cup, CupRanking, CupResult
 

@@ -41,7 +41,7 @@ class Hand(models.Model):
 
 
 class HandFlag(models.Model):
-    """A player's doubt about a hand, raised through the table's private link (issue 5)."""
+    """A player's doubt about a hand, raised through the table's private link."""
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="flags")
     comment = models.CharField(_("comment"), max_length=500)

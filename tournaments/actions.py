@@ -1,5 +1,5 @@
-"""The tournament's action log (issue 17): one call per change a director makes, in the change's
-own transaction, so the log holds exactly what happened (a refused change logs nothing).
+"""The tournament's action log: one call per change a director makes, in the change's own
+transaction, so the log holds exactly what happened (a refused change logs nothing).
 
 Hands are not logged here: each hand keeps its own history (who, when, why) with every version.
 """

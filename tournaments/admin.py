@@ -1,4 +1,4 @@
-"""The site administrator's admin: it obeys the rules the tournament pages keep (issue 17).
+"""The site administrator's admin: it obeys the rules the tournament pages keep.
 
 Rulesets and editions are choices from the registry and are fixed once a round is drawn; draws,
 registrations, roles and the action log are shown, not changed, here (they are changed on the

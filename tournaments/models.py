@@ -178,8 +178,8 @@ class Round(models.Model):
         blank=True,
         help_text=_("Table sizes, repeat meetings with the rounds they met before, the lowest number of repeats found."),
     )
-    # The round's clock (issue 18; tournaments.clock): minutes given at the start, when it started,
-    # since when it is paused, how long it was paused before, minutes added.
+    # The round's clock (tournaments.clock): minutes given at the start, when it started, since when
+    # it is paused, how long it was paused before, minutes added.
     clock_minutes = models.PositiveIntegerField(_("minutes on the clock"), null=True, blank=True)
     clock_started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
     clock_paused_at = models.DateTimeField(_("clock paused"), null=True, blank=True)
@@ -293,12 +293,12 @@ class LoggedAction(models.Model):
 
 
 class ActionLog(LoggedAction):
-    """The tournament's action log (issue 17): who did what, when and why, for every change a
-    director makes outside the hands (whose own history is kept with each hand): draws with their
-    seeds (issue 6: "each attempt logged with its seed"), swaps, substitutes, redraws, players
-    leaving, verification and reopening, registrations and withdrawals, lots, ended tables,
-    resolved flags, tournament and player edits, role changes. Written by
-    :func:`tournaments.actions.log` in the transaction of the change itself."""
+    """The tournament's action log: who did what, when and why, for every change a director makes
+    outside the hands (whose own history is kept with each hand): draws with their seeds (each
+    attempt logged with its seed), swaps, substitutes, redraws, players leaving, verification and
+    reopening, registrations and withdrawals, lots, ended tables, resolved flags, tournament and
+    player edits, role changes. Written by :func:`tournaments.actions.log` in the transaction of the
+    change itself."""
 
     class Action(models.TextChoices):
         DRAWN = "drawn", _("drawn")
@@ -351,11 +351,11 @@ class ActionLog(LoggedAction):
 
 
 class TournamentRole(models.Model):
-    """A user's role in one tournament (issue 17), in the style of Tabbycat's levels: the
-    *organiser* may do everything, the roles of others included; the *director* everything on the
-    day but the roles; the *scorer* enters and edits hands at the tables (and raw rows), nothing
-    else. Rights come from a role, never from ``is_staff``; a superuser is every tournament's
-    organiser (:mod:`tournaments.permissions`)."""
+    """A user's role in one tournament, in the style of Tabbycat's levels: the *organiser* may do
+    everything, the roles of others included; the *director* everything on the day but the roles;
+    the *scorer* enters and edits hands at the tables (and raw rows), nothing else. Rights come from
+    a role, never from ``is_staff``; a superuser is every tournament's organiser
+    (:mod:`tournaments.permissions`)."""
 
     class Level(models.TextChoices):
         ORGANISER = "organiser", _("organiser")

@@ -1,5 +1,4 @@
-"""Who may change what (issue 17): roles per tournament, site-wide permissions, nothing from
-``is_staff``.
+"""Who may change what: roles per tournament, site-wide permissions, nothing from ``is_staff``.
 
 A user's rights in a tournament come from his :class:`~tournaments.models.TournamentRole` there
 (organiser ⊃ director ⊃ scorer) or from being a superuser (the site administrator, every

@@ -1,4 +1,4 @@
-"""The cup table's exports (issue 19): a workbook and a one-page poster.
+"""The cup table's exports: a workbook and a one-page poster.
 
 Both render :func:`scoring.cups.table.cup_standings`; the cup points are those of
 ``../shared/rules/tournament-formats.md`` §4 (computed in :mod:`scoring.cups.points`).

@@ -1,5 +1,4 @@
-"""Import of last season's cup results from a workbook or a CSV file (issue 19), so a cup can start
-mid-season.
+"""Import of last season's cup results from a workbook or a CSV file, so a cup can start mid-season.
 
 The file is in long format, one row per result: ``Tournament | Date | Rank | Name | Club | Total``
 (``Away`` optional). A header row naming the columns in German, English or Slovenian, in any

@@ -1,6 +1,6 @@
-"""Season cups (issue 19): cup points per tournament result and the season table, pure Python.
+"""Season cups: cup points per tournament result and the season table, pure Python.
 
-Nothing here touches Django: :mod:`scoring.cup_table` gathers the results from the database and
+Nothing here touches Django: :mod:`scoring.cups.table` gathers the results from the database and
 asks these functions. The point methods and the counting rules are
 ``../shared/rules/tournament-formats.md`` §4; its Decisions of 2026-11-23 settle shared ranks and
 the table's tie-breaks.

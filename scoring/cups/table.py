@@ -1,5 +1,5 @@
-"""The cup table of a season (issue 19) from the database: each finished tournament of the cup and
-each imported result (:class:`~scoring.cups.models.CupResult`) give cup points
+"""The cup table of a season from the database: each finished tournament of the cup and each
+imported result (:class:`~scoring.cups.models.CupResult`) give cup points
 (:func:`scoring.cups.points.shared_points`); :func:`scoring.cups.points.cup_table` ranks the season.
 
 A tournament counts once its final standings are in (every round drawn and finished,

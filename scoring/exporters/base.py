@@ -104,10 +104,10 @@ class BaseExporter:
     heavy_from: int | None = None  # units from which the worker renders it; None: never
 
     def is_heavy(self, tournament: Tournament, params: dict) -> bool:
-        """Whether the worker renders it (the request would take seconds): from ``heavy_from``
-        units on, or from the number ``settings.EXPORT_HEAVY_FROM`` gives for its identifier; and
-        every export of a field over :data:`FIELD_INLINE_MAX` players (issue 17: a 100,000-player
-        standings PDF rendered inline held a server process for minutes)."""
+        """Whether the worker renders it (the request would take seconds): from ``heavy_from`` units
+        on, or from the number ``settings.EXPORT_HEAVY_FROM`` gives for its identifier; and every
+        export of a field over :data:`FIELD_INLINE_MAX` players (a 100,000-player standings PDF
+        rendered inline held a server process for minutes)."""
         limit = settings.EXPORT_HEAVY_FROM.get(self.identifier, self.heavy_from)
         if limit is not None and self.units(tournament, params) >= limit:
             return True

@@ -88,7 +88,7 @@ class HandsCsv(HandsXlsx):
 
 @register
 class DayReport(BaseExporter):
-    """The day report (Tagesbericht, issue 18): the statistics of the day with the standings'
+    """The day report (Tagesbericht): the statistics of the day with the standings'
     progression and the contract mix as charts (:mod:`scoring.live.statistics`, :mod:`scoring.live.charts`)."""
 
     identifier = "day-report"

@@ -1,4 +1,4 @@
-"""What the printed PDFs of issue 7 show, computed once as plain data; the templates only render.
+"""What the printed sheets show, computed once as plain data; the templates only render.
 
 - :func:`score_sheets`: a blank score sheet (Wertungszettel) per table of a round, for the players
   to fill in: names in playing order with their drawn cards, a numbered row per hand with its

@@ -1,4 +1,4 @@
-"""The prize list as a PDF for the ceremony (issue 18): public, like the prize list page."""
+"""The prize list as a PDF for the ceremony: public, like the prize list page."""
 
 from django.utils.translation import gettext_lazy
 

@@ -240,10 +240,10 @@ def standings_xlsx(tournament: Tournament) -> bytes:
 
 
 def long_rows(data: ExportData):
-    """The long format (issue 2): a row per hand and player, ``[round, table, hand, contract,
-    declarer, partner, player, score]`` with ``None`` for no declarer or partner, so a pivot table
-    can sum by player, contract or declarer. What each hand was in words is in the standings
-    workbook's "Round N hands" blocks."""
+    """The long format: a row per hand and player, ``[round, table, hand, contract, declarer,
+    partner, player, score]`` with ``None`` for no declarer or partner, so a pivot table can sum by
+    player, contract or declarer. What each hand was in words is in the standings workbook's
+    "Round N hands" blocks."""
     for round_number, table_number, hand_number, contract, declarer, partner, _description, scores in data.hands:
         head = [round_number, table_number, hand_number, contract, declarer or None, partner or None]
         for name, score in scores:
@@ -255,9 +255,9 @@ def long_header() -> list[str]:
 
 
 def hands_xlsx(tournament: Tournament) -> bytes:
-    """All hands in long format as a workbook of one sheet, "Hands" (:func:`long_rows`). Its own
-    download since issue 16: at 1,000 players it is 48,000 rows, three quarters of what the
-    standings workbook took to write."""
+    """All hands in long format as a workbook of one sheet, "Hands" (:func:`long_rows`). A download
+    of its own, not a sheet of the standings workbook: at 1,000 players it is 48,000 rows, three
+    quarters of the time a standings workbook holding them took to write."""
     data = export_data(tournament)
     book = _Book()
     hws = book.sheet(_("Hands"), [7, 7, 7, 18, 24, 24, 28, 9], long_header())

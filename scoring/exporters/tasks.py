@@ -145,7 +145,7 @@ def render_export(job_id: int) -> str:
 
 
 def job_storage_name(job: ExportJob) -> str:
-    """Where the job's file is kept (as :func:`scoring.exporters.storage_name` for its export)."""
+    """Where the job's file is kept (as :func:`scoring.exporters.base.storage_name` for its export)."""
     from scoring.exporters.base import get_exporter, storage_name
 
     exporter = get_exporter(job.exporter)

@@ -49,7 +49,7 @@ class BoardRound:
 
     @property
     def time_up(self) -> bool:
-        """Whether the round's clock has run out (issue 18)."""
+        """Whether the round's clock has run out."""
         from django.utils import timezone
 
         from tournaments.clock import OVER, clock_of

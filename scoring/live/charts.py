@@ -1,6 +1,5 @@
-"""The day in pictures (issue 18): SVG charts drawn on the server with matplotlib, so the same
-picture shows on the pages (an ``<img>`` of its own cached address) and goes into the PDF day
-report.
+"""The day in pictures: SVG charts drawn on the server with matplotlib, so the same picture shows on
+the pages (an ``<img>`` of its own cached address) and goes into the PDF day report.
 
 Pure drawing over plain data (:mod:`scoring.live.statistics` computes it): each function returns the
 SVG as ``bytes``. No GUI backend is touched (a :class:`~matplotlib.figure.Figure` saved as SVG),

@@ -1,6 +1,6 @@
-"""Each player's own page (issue 18): where he sits this round and with whom, his hands and running
-total at each table, his round scores, his rank and how it moved since the last round, and his
-results across all the tournaments played (:func:`scoring.live.statistics.career`)."""
+"""Each player's own page: where he sits this round and with whom, his hands and running total at
+each table, his round scores, his rank and how it moved since the last round, and his results across
+all the tournaments played (:func:`scoring.live.statistics.career`)."""
 
 from __future__ import annotations
 

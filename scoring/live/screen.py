@@ -1,11 +1,11 @@
-"""The big screen (issue 18): what a projector in the hall cycles through.
+"""The big screen: what a projector in the hall cycles through.
 
 The screen shows one slide at a time and asks the server for the next one every few seconds
-(``templates/scoring/_screen_slide.html``): the current round's clock with every table's hands
-against its cap, the standings in pages, and — while a freshly drawn round has not started — its
-seating by name ("Anna Berger → table 7, Pik-König"). Each slide is a small fragment served from
-the cache per data version (:class:`~tournaments.public_cache.CachedPublicPage`), so a screen costs
-the server one version query per slide.
+(``live/_screen_slide.html``): the current round's clock with every table's hands against its cap,
+the standings in pages, and — while a freshly drawn round has not started — its seating by name
+("Anna Berger → table 7, Pik-König"). Each slide is a small fragment served from the cache per data
+version (:class:`~tournaments.public_cache.CachedPublicPage`), so a screen costs the server one
+version query per slide.
 
 **Decisions**: the screen shows the round the hall is in: the first with a table still playing
 (where all rounds are drawn at the start, round 2 follows once round 1 is finished), else the last

@@ -1,7 +1,7 @@
-"""The statistics of the day (issue 18): best hand of the day and of each round, the biggest
-round, the contract mix and how often each contract was won, valats, the games in which everyone
-plays for himself (Trischaken, Klop), kontras and the hands worth mentioning; the standings round
-by round for the progression chart; and each player's results across every tournament he played.
+"""The statistics of the day: best hand of the day and of each round, the biggest round, the
+contract mix and how often each contract was won, valats, the games in which everyone plays for
+himself (Trischaken, Klop), kontras and the hands worth mentioning; the standings round by round for
+the progression chart; and each player's results across every tournament he played.
 
 A read model over stored rows, like :mod:`scoring.exporters.standings`: a fixed number of queries however
 large the tournament (the seats, the hands, and the standings' own), rows loaded as tuples where

@@ -1,4 +1,4 @@
-"""The director's clock commands for a round (issue 18): start, pause, resume, add time (POST)."""
+"""The director's clock commands for a round: start, pause, resume, add time (POST)."""
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect

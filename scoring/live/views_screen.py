@@ -1,4 +1,4 @@
-"""The big screen (issue 18, :mod:`scoring.live.screen`): a full-screen page for the hall's projector
+"""The big screen (:mod:`scoring.live.screen`): a full-screen page for the hall's projector
 that fetches one slide after another, and its prize-giving mode. Public, no login, read-only."""
 
 from django.shortcuts import get_object_or_404

@@ -1,4 +1,4 @@
-"""Public pages of the day's statistics and its pictures (issue 18): the statistics page and one
+"""Public pages of the day's statistics and its pictures: the statistics page and one
 SVG address per chart, each served from the cache while its tournament's data version holds
 (:class:`~tournaments.public_cache.CachedPublicPage`). Thin: :mod:`scoring.live.statistics` computes,
 :mod:`scoring.live.charts` draws."""

@@ -1,4 +1,4 @@
-"""The prize list of a tournament (issue 18): who wins what, and the money.
+"""The prize list of a tournament: who wins what, and the money.
 
 :func:`award` is pure: it takes the final standings' rows, the categories and the fund as plain
 data and returns a :class:`PrizeList`; :func:`prize_list` gathers them from the database.

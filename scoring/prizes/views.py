@@ -1,4 +1,4 @@
-"""Prizes (issue 18): the director sets the money and the categories; everyone sees the prize
+"""Prizes: the director sets the money and the categories; everyone sees the prize
 list (:mod:`scoring.prizes.award`), as a page, a PDF for the ceremony and the big screen's prize-giving."""
 
 from django import forms

@@ -42,7 +42,7 @@ def switched_options(ruleset) -> list:
 def standings_rows(standings, ruleset, lots: bool = False):
     """The ``<tr>`` rows of the standings table (``scoring/standings.html``), built here rather
     than by a template loop: at 1,000 players the loop took 90 ms of the page's 150, and the public
-    standings are rendered again after every hand (issue 16). Per row: rank (blank when shared with
+    standings are rendered again after every hand. Per row: rank (blank when shared with
     the row above), name with "(withdrawn)" and the club, a cell per round (score or "–"; table
     points below it, marked provisional with "*" while the table plays), the total (with what
     players call it, e.g. Cego's "Gute", and game points beside table points) and the tie-break.

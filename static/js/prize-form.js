@@ -1,4 +1,4 @@
-// The prize settings (templates/scoring/prize_settings.html): each category shows the fields its
+// The prize settings (prizes/settings.html): each category shows the fields its
 // kind uses — places and shares for places and groups, club and members for a group only. A field
 // that holds a value stays visible whatever the kind, so nothing typed is hidden; without this
 // script every field shows.

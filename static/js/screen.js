@@ -1,4 +1,4 @@
-// The big screen (templates/scoring/screen.html, screen_prizes.html).
+// The big screen (live/screen.html, live/screen_prizes.html).
 // Slides: each slide asks for the next one itself (hx-trigger "load delay"); when a request fails
 // (the server restarting, the Wi-Fi gone) the screen keeps the slide it shows and asks again
 // every 10 seconds instead of stopping.

@@ -1,4 +1,4 @@
-"""Player import from a CSV file or an Excel workbook (issue 7).
+"""Player import from a CSV file or an Excel workbook.
 
 :func:`parse_players` reads the file into an :class:`ImportPreview`: the rows to import and every
 rejected row with its line number and reason. :func:`import_players` registers the rows in one
@@ -42,7 +42,7 @@ HEADERS = {
     },
 }
 MAX_COLUMNS = 30  # cells further right are never read
-MAX_ROWS = 2000  # players of one list (issue 17): larger fields are imported in parts
+MAX_ROWS = 2000  # players of one list: larger fields are imported in parts
 MAX_UNPACKED = 20 * 1024 * 1024  # an .xlsx whose parts unpack past this is refused before it is opened
 
 

@@ -1,4 +1,4 @@
-"""Director page: import a tournament's players from a CSV file or an Excel workbook (issue 7).
+"""Director page: import a tournament's players from a CSV file or an Excel workbook.
 
 Upload → preview (every rejected row with its line number and reason) → import. The uploaded
 file waits in the session between preview and import and is checked again on import; the import
