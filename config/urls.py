@@ -43,7 +43,7 @@ urlpatterns = [
     # Each package's pages, by audience: the people who run a day or keep a cup under manage/,
     # everybody at the root (README, "Layout").
     path("manage/", include("tournaments.urls_director")),
-    path("manage/", include("scoring.entry.urls")),
+    path("manage/", include("scoring.entry.urls_director")),
     path("manage/", include("scoring.exporters.urls_director")),
     path("manage/", include("scoring.live.urls_director")),
     path("manage/", include("scoring.prizes.urls_director")),

@@ -7,7 +7,6 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.generic import DetailView, TemplateView
 
 from tournaments import actions

@@ -161,7 +161,7 @@ def test_a_full_disk_fails_the_job_with_a_message_saying_so(results_job, monkeyp
     def full(name, content):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr("scoring.exporters.store", full)
+    monkeypatch.setattr("scoring.exporters.base.store", full)
     with caplog.at_level(logging.ERROR, logger="scoring.exporters.tasks"):
         run_worker()
     job.refresh_from_db()

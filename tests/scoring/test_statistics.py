@@ -237,7 +237,7 @@ def test_the_statistics_page_and_the_charts_answer_anonymously(day):
 
     missing = Tournament.objects.order_by("-pk").first().pk + 1
     for name in ("statistics", "chart_progression", "chart_contracts"):
-        assert client.get(reverse(f"scoring:{name}", args=[missing])).status_code == 404
+        assert client.get(reverse(f"live:{name}", args=[missing])).status_code == 404
     assert client.get(reverse("live:table_chart", args=[table1.pk + 1000])).status_code == 404
 
 
