@@ -14,6 +14,9 @@ sweeps the folder by age). The folder holds at most that many uploads of each us
 restore, the organisers of the site. The confirmation takes the file away by renaming it before it
 restores anything, so of a double click or a second tab with the same confirmation only one
 restores; the other is told it was restored already.
+
+The tournament's organiser also downloads its archive (:class:`BackupView`) and deletes it, an
+archive written first (:class:`DeleteTournamentView`).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
+from django.views.generic import TemplateView
 
 from archive import backup
 from tournaments import roles
@@ -312,3 +316,29 @@ class BackupView(RoleRequiredMixin, View):
         response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}-{stamp}.tarock.json.gz"'
         response["Cache-Control"] = "no-store"
         return response
+
+
+class DeleteTournamentView(RoleRequiredMixin, TemplateView):
+    """Delete the tournament: the organiser types its name to confirm; an archive of it is written
+    to ``DATA_DIR/backups`` first (restorable with ``manage.py import_tournament``)."""
+
+    required_role = Level.ORGANISER
+    template_name = "archive/delete.html"
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "tournament": get_object_or_404(Tournament, pk=self.kwargs["pk"])}
+
+    def post(self, request, pk):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if request.POST.get("confirm", "").strip() != tournament.name.strip():
+            messages.error(request, _("Nothing was deleted: type the tournament's name exactly to confirm."))
+            return self.render_to_response(self.get_context_data(), status=422)
+        try:
+            path = backup.delete_with_backup(tournament)
+        except backup.BackupRefused as refused:  # no archive that reads back: nothing deleted
+            messages.error(request, refused.message)
+            return self.render_to_response(self.get_context_data(), status=503)  # the server cannot keep an archive now (a full disk): try again later
+        messages.success(
+            request, _("%(name)s is deleted. Its archive is kept in %(path)s.") % {"name": tournament.name, "path": path}
+        )
+        return redirect("tournaments:list")

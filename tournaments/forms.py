@@ -10,8 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 import variants
 
-from scoring.cups.roles import managed_cups
-from scoring.cups.models import Cup
+from tournaments import signals
 from tournaments.models import Player, Registration, Seat, Table, Tournament
 from tournaments.registration.register import name_key, namesakes
 from .text import CleanTextFormMixin
@@ -60,14 +59,17 @@ class TournamentForm(CleanTextFormMixin, forms.ModelForm):
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args, user=None, **kwargs):
-        """``user``: who fills the form; he is offered only the cups he keeps (and the one the
-        tournament is in), :func:`scoring.cups.roles.may_put_in_cup`, and another cup posted is
-        refused as no valid choice. ``None`` (a command, a restore's check) offers every cup."""
+        """``user``: who fills the form; he is offered only the cups he keeps
+        (:data:`tournaments.signals.cups_kept`) and the one the tournament is in, and another cup
+        posted is refused as no valid choice. ``None`` (a command, a restore's check) offers every
+        cup."""
         super().__init__(*args, **kwargs)
         self.user = user
         if user is not None:
-            current = Cup.objects.filter(pk=self.instance.cup_id) if self.instance.cup_id else Cup.objects.none()
-            self.fields["cup"].queryset = (managed_cups(user) | current).distinct()
+            cups = self.fields["cup"].queryset
+            kept = signals.answer(signals.cups_kept, Tournament, default=cups.none(), user=user)
+            current = cups.filter(pk=self.instance.cup_id) if self.instance.cup_id else cups.none()
+            self.fields["cup"].queryset = (kept | current).distinct()
         for name in ("rounds", "hands_per_round", "draw_mode"):
             self.fields[name].required = False
         self.fields["rounds"].help_text = _("Empty: the chosen ruleset's default, shown in grey.")

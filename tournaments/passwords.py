@@ -48,10 +48,8 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import actions
-from scoring.cups.roles import may_manage_cup
+from . import actions, signals
 from .errors import Refused
-from scoring.cups.models import Cup
 from tournaments.models import OneTimePassword, Tournament, TournamentRole
 from .permissions import Level, role_of
 
@@ -153,7 +151,7 @@ def one_time_refusal(tournament: Tournament, by, user, what: str = ONE_TIME_PASS
     elsewhere = TournamentRole.objects.filter(user=user).exclude(tournament=tournament).values_list("tournament_id", flat=True)
     more_rights = (
         any(role_of(by, tournament_id) != Level.ORGANISER for tournament_id in set(elsewhere))
-        or any(not may_manage_cup(by, cup_id) for cup_id in Cup.objects.filter(organisers=user).values_list("pk", flat=True))
+        or _keeps_other_cups(user, by)
         or not user.get_all_permissions() <= by.get_all_permissions()
     )
     if more_rights:
@@ -162,6 +160,13 @@ def one_time_refusal(tournament: Tournament, by, user, what: str = ONE_TIME_PASS
             "only the site administrator sets his password."
         ) % {"name": name}
     return None
+
+
+def _keeps_other_cups(user, by) -> bool:
+    """Whether ``user`` keeps a cup ``by`` does not keep (:data:`tournaments.signals.cups_kept`;
+    none without an app of cups)."""
+    kept = signals.answer(signals.cups_kept, Tournament, user=user)
+    return kept is not None and kept.exclude(pk__in=signals.answer(signals.cups_kept, Tournament, user=by)).exists()
 
 
 def set_one_time_password(tournament: Tournament, role_id: int | None, by) -> tuple:

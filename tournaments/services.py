@@ -6,18 +6,18 @@ Views and management commands call these; the pure draw is :mod:`tournaments.dra
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 
+from django.core.exceptions import ImproperlyConfigured
 from django.db import models, transaction
 from django.db.models import Count, Max
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.standings import standings_order, table_states
-
 from .draw import SeatingImpossible, draw_with_mode, plan_table_sizes
 from .errors import Refused
-from . import actions
+from . import actions, signals
 from .versioning import touch
 from .problems import translate_problem
 from .models import Player, Registration, Round, Seat, Table, Tournament
@@ -92,8 +92,29 @@ def _nobody_to_seat(tournament: Tournament) -> str:
 
 def unfinished_tables(tournament: Tournament, number: int) -> list[int]:
     """Numbers of the tables of round ``number`` that have neither played all their hands nor been
-    ended by the director."""
-    return sorted(s.number for s in table_states(tournament).values() if s.round_number == number and not s.finished)
+    ended by the director, in order: asked of the app that keeps the hands
+    (:data:`tournaments.signals.unfinished_tables`). Raises ``ImproperlyConfigured`` if no
+    installed app answers."""
+    tables = signals.answer(signals.unfinished_tables, Tournament, tournament=tournament, number=number)
+    if tables is None:
+        raise ImproperlyConfigured("No installed app answers tournaments.signals.unfinished_tables.")
+    return tables
+
+
+# How the draw by standings orders the players: ``order(tournament, players)`` returns
+# ``players`` (registration ids) best first.
+StandingsOrder = Callable[[Tournament, list[int]], list[int]]
+
+
+def standings_order(tournament: Tournament, players: list[int]) -> list[int]:
+    """``players`` (registration ids) in the order the standings page shows them, best first,
+    players not ranked yet after them in the given order: asked of the app that keeps the
+    standings (:data:`tournaments.signals.standings_order`). Raises
+    ``ImproperlyConfigured`` if no installed app answers."""
+    ordered = signals.answer(signals.standings_order, Tournament, tournament=tournament, players=players)
+    if ordered is None:
+        raise ImproperlyConfigured("No installed app answers tournaments.signals.standings_order.")
+    return ordered
 
 
 def tables_with_counts(tournament: Tournament, round_id: int | None = None) -> list[Table]:
@@ -146,6 +167,7 @@ def draw_next_round(
     *,
     expected: int | None = None,
     unfinished_ok: bool = True,
+    order: StandingsOrder | None = None,
 ) -> Round:
     """Draw and store the next round, or in the mode "all rounds at the start" every remaining
     round (``tournament-formats.md`` §2). Returns the first round drawn.
@@ -158,7 +180,9 @@ def draw_next_round(
     ``expected``: the round number the director's page offered to draw; if another request drew
     it meanwhile (a double click), :class:`AlreadyDone` and nothing is drawn. ``unfinished_ok``:
     without it, a previous round with tables still playing raises :class:`UnfinishedTables`
-    naming them, for the director to confirm.
+    naming them, for the director to confirm. ``order``: how the draw by standings orders the
+    active players, called inside the draw's transaction (:data:`StandingsOrder`); by default
+    :func:`standings_order`, the standings page's order.
 
     Raises :class:`DrawRefused` when every round is drawn already or the field cannot be seated
     (the message names the nearest player counts that work).
@@ -181,7 +205,7 @@ def draw_next_round(
             raise DrawRefused(_nobody_to_seat(tournament))
         mode = tournament.draw_mode
         if mode == Tournament.DrawMode.BY_STANDINGS:
-            players = standings_order(tournament, players)  # the order the standings page shows
+            players = (order or standings_order)(tournament, players)
         rounds = tournament.rounds - number + 1 if mode == Tournament.DrawMode.ALL_AT_START else 1
         seed = secrets.randbelow(2**62) if seed is None else seed
         try:
@@ -338,12 +362,14 @@ def delete_last_round(tournament: Tournament, user=None, expected: int | None = 
 
 
 
-def redraw_last_round(tournament: Tournament, number: int, user=None, seed: int | None = None) -> Round:
+def redraw_last_round(
+    tournament: Tournament, number: int, user=None, seed: int | None = None, order: StandingsOrder | None = None
+) -> Round:
     """Draw round ``number``, the last one, again with a fresh seed, in one transaction: if the new
     draw is refused, the old round stays as it was. Both the deletion and the new draw are in the
     draw log. ``seed``: the seed of the draw the director saw; if the round was drawn again
-    meanwhile (a double click), :class:`AlreadyDone` and it stays as it is. Raises
-    :class:`DrawRefused`."""
+    meanwhile (a double click), :class:`AlreadyDone` and it stays as it is. ``order`` as for
+    :func:`draw_next_round`. Raises :class:`DrawRefused`."""
     with transaction.atomic():
         touch(tournament.pk)
         if tournament.round_set.filter(number__gt=number).exists():
@@ -351,4 +377,4 @@ def redraw_last_round(tournament: Tournament, number: int, user=None, seed: int 
         if seed is not None and tournament.round_set.filter(number=number).exclude(seed=seed).exists():
             raise AlreadyDone(_("Round %(number)s is drawn again already.") % {"number": number}, number)
         delete_last_round(tournament, user, expected=number)
-        return draw_next_round(tournament, user=user, expected=number)
+        return draw_next_round(tournament, user=user, expected=number, order=order)

@@ -24,7 +24,6 @@ urlpatterns = [
     path("t/<int:pk>/roles/", views_organiser.RolesView.as_view(), name="roles"),
     path("t/<int:pk>/roles/remove/", views_organiser.RemoveRoleView.as_view(), name="remove_role"),
     path("t/<int:pk>/log/", views_organiser.ActionLogView.as_view(), name="action_log"),
-    path("t/<int:pk>/delete/", views_organiser.DeleteTournamentView.as_view(), name="delete"),
     path("players/", v.PlayerListView.as_view(), name="players"),
     path("players/new/", v.PlayerCreateView.as_view(), name="player_create"),
     path("players/<int:pk>/edit/", v.PlayerUpdateView.as_view(), name="player_edit"),

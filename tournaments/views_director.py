@@ -10,14 +10,13 @@ from django.db import transaction
 from django.db.models import Max
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.text import capfirst, get_text_list
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import CreateView, FormView, ListView, UpdateView, View
 from django_tables2 import RequestConfig
 
-from tournaments import actions, roles, services
-from scoring.cups import roles as cup_roles
+from tournaments import actions, roles, services, signals
 from tournaments.registration import register as registration
 from .forms import DrawForm, PlayerForm, RegisterPlayersForm, SubstituteForm, SwapForm, TournamentForm
 from .models import Player, Registration, Tournament
@@ -50,8 +49,16 @@ class TournamentMixin:
         return super().get_context_data(**kwargs, tournament=self.tournament)
 
 
+def cup_changed(tournament: Tournament, old_cup_id: int | None, user) -> None:
+    """Tell the apps above that ``tournament``, just saved by ``user``, left cup ``old_cup_id``
+    and/or joined its cup now (:data:`tournaments.signals.cup_changed`: the cups' logs); nothing
+    when its cup did not change. Call it inside the transaction that saved it."""
+    if tournament.cup_id != old_cup_id:
+        signals.cup_changed.send(sender=Tournament, tournament=tournament, old_cup_id=old_cup_id, user=user)
+
+
 class TournamentCreateView(SitePermissionRequiredMixin, CreateView):
-    """A new tournament; its creator is its organiser (issue 17)."""
+    """A new tournament; its creator is its organiser."""
 
     permission_required = "tournaments.add_tournament"
     model = Tournament
@@ -66,7 +73,7 @@ class TournamentCreateView(SitePermissionRequiredMixin, CreateView):
         with transaction.atomic():
             response = super().form_valid(form)
             roles.create_tournament_roles(self.object, self.request.user)
-            cup_roles.log_tournament_cup(self.object, None, self.request.user)
+            cup_changed(self.object, None, self.request.user)
         return response
 
 
@@ -86,7 +93,7 @@ class TournamentUpdateView(RoleRequiredMixin, UpdateView):
             response = super().form_valid(form)
             if form.changed_data:
                 actions.log(self.object.pk, actions.Action.EDITED, self.request.user, detail=", ".join(form.changed_data))
-            cup_roles.log_tournament_cup(self.object, form.initial.get("cup"), self.request.user)
+            cup_changed(self.object, form.initial.get("cup"), self.request.user)
         return response
 
 

@@ -1,8 +1,8 @@
 """The pages of a tournament for the people who run it: its roles (its organiser gives and takes
 them, creates the account of someone who has none, makes a one-time sign-in link for a user
-without a password or sets a one-time password for a user who forgot his), its backup archive and deleting it
-(typed confirmation, a backup written first), all for its organisers; and its action log (for
-organisers and directors, filterable)."""
+without a password or sets a one-time password for a user who forgot his), for its organisers;
+and its action log (for organisers and directors, filterable). Its backup archive and deleting
+it (a backup written first) are the archive's pages (:mod:`archive.views`)."""
 
 from urllib.parse import urlencode
 
@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import ListView, TemplateView, View
 
-from archive import backup
 from tournaments import passwords, roles, sign_in_links
 from .models import ActionLog, Tournament, TournamentRole
 from .permissions import Level, RoleRequiredMixin
@@ -186,32 +185,6 @@ class RemoveRoleView(RoleRequiredMixin, View):
         except roles.RoleRefused as refused:
             messages.error(request, refused.message)
         return redirect("tournaments_director:roles", pk=pk)
-
-
-class DeleteTournamentView(RoleRequiredMixin, TemplateView):
-    """Delete the tournament: the organiser types its name to confirm; an archive of it is written
-    to ``DATA_DIR/backups`` first (restorable with ``manage.py import_tournament``)."""
-
-    required_role = Level.ORGANISER
-    template_name = "tournaments/delete.html"
-
-    def get_context_data(self, **kwargs):
-        return {**super().get_context_data(**kwargs), "tournament": get_object_or_404(Tournament, pk=self.kwargs["pk"])}
-
-    def post(self, request, pk):
-        tournament = get_object_or_404(Tournament, pk=pk)
-        if request.POST.get("confirm", "").strip() != tournament.name.strip():
-            messages.error(request, _("Nothing was deleted: type the tournament's name exactly to confirm."))
-            return self.render_to_response(self.get_context_data(), status=422)
-        try:
-            path = backup.delete_with_backup(tournament)
-        except backup.BackupRefused as refused:  # no archive that reads back: nothing deleted
-            messages.error(request, refused.message)
-            return self.render_to_response(self.get_context_data(), status=503)  # the server cannot keep an archive now (a full disk): try again later
-        messages.success(
-            request, _("%(name)s is deleted. Its archive is kept in %(path)s.") % {"name": tournament.name, "path": path}
-        )
-        return redirect("tournaments:list")
 
 
 class ActionLogView(RoleRequiredMixin, ListView):

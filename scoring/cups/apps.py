@@ -5,3 +5,13 @@ class CupsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "scoring.cups"
     label = "cups"
+
+    def ready(self):
+        """Answer what the tournaments app asks of the cups (:mod:`tournaments.signals`)."""
+        from tournaments import signals
+
+        from . import merge, roles
+
+        signals.cups_kept.connect(roles.cups_kept, dispatch_uid="cups.cups_kept")
+        signals.cup_changed.connect(roles.cup_changed, dispatch_uid="cups.cup_changed")
+        signals.players_merging.connect(merge.players_merging, dispatch_uid="cups.players_merging")

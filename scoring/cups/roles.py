@@ -12,6 +12,10 @@ Every command on a cup writes one :class:`~scoring.cups.models.CupAction` (who, 
 tournament joining or leaving a cup (on the tournament's form) is logged by
 :func:`log_tournament_cup`; :func:`may_put_in_cup` says whether the user may put a tournament in a
 cup at all (only the cup's organisers may).
+
+The tournaments app, below the cups, asks through its signals (:mod:`tournaments.signals`,
+connected in :class:`scoring.cups.apps.CupsConfig`): :func:`cups_kept` answers which cups a user
+keeps (its tournament form offers those), :func:`cup_changed` logs a tournament's change of cup.
 """
 
 from __future__ import annotations
@@ -112,6 +116,17 @@ def log_tournament_cup(tournament, old_cup_id: int | None, user=None) -> None:
         log_cup(old_cup_id, Action.TOURNAMENT_LEFT, user, detail=detail)
     if new_cup_id is not None:
         log_cup(new_cup_id, Action.TOURNAMENT_JOINED, user, detail=detail)
+
+
+def cups_kept(sender, user, **kwargs) -> QuerySet:
+    """Receiver of :data:`tournaments.signals.cups_kept`: :func:`managed_cups` of ``user``."""
+    return managed_cups(user)
+
+
+def cup_changed(sender, tournament, old_cup_id: int | None, user=None, **kwargs) -> None:
+    """Receiver of :data:`tournaments.signals.cup_changed` (inside the transaction that saved
+    ``tournament``): :func:`log_tournament_cup`."""
+    log_tournament_cup(tournament, old_cup_id, user)
 
 
 def add_organiser(cup: Cup, username: str, by=None):

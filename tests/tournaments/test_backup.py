@@ -149,7 +149,7 @@ def test_deleting_a_tournament_needs_its_name_typed_and_writes_an_archive_first(
     settings.DATA_DIR = tmp_path
     t = four_table.round.tournament
     save_hand(four_table, {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, "won": True})
-    url = reverse("tournaments_director:delete", args=[t.pk])
+    url = reverse("archive:delete", args=[t.pk])
     assert director_client.post(url, {"confirm": "Falscher Name"}).status_code == 422
     assert Tournament.objects.filter(pk=t.pk).exists()
     assert director_client.post(url, {"confirm": t.name}).status_code == 302
@@ -214,7 +214,7 @@ def test_a_tournament_is_deleted_only_once_its_archive_reads_back(director_clien
     settings.DATA_DIR = tmp_path
     t = four_table.round.tournament
     save_hand(four_table, {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, "won": True})
-    url = reverse("tournaments_director:delete", args=[t.pk])
+    url = reverse("archive:delete", args=[t.pk])
     real_write = backup.write_archive
 
     def truncating_write(tournament, path):  # cut short on its way to the disk

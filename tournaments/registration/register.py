@@ -1,4 +1,4 @@
-"""Registering a field quickly without duplicating anyone in the player register (issue 14).
+"""Registering a field quickly without duplicating anyone in the player register.
 
 - :func:`search_players`: the register searched as the director types (names and clubs, any case,
   accents or none).
@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 
 from variants.notation import fold as fold_letters
 
-from tournaments import actions
+from tournaments import actions, signals
 from tournaments.errors import Refused
 from tournaments.models import Player, Registration, Seat, Tournament
 from tournaments.text import line_problems, split_lines, strip_encoding_mark, visible
@@ -623,7 +623,9 @@ def duplicate_groups() -> list[list[Player]]:
 def merge_players(keep: Player, merged: Player, user=None) -> int:
     """Make ``merged`` one with ``keep``: his registrations (and so his seats, hands, standings
     and cup results) become ``keep``'s and ``merged`` leaves the register. Returns how many
-    registrations moved. Raises :class:`RegistrationRefused` if both play in one tournament."""
+    registrations moved. Raises :class:`RegistrationRefused` if both play in one tournament, or
+    an app above refuses (:data:`tournaments.signals.players_merging`: both have an imported cup
+    result in one event); nothing is changed then."""
     if keep.pk == merged.pk:
         raise RegistrationRefused(_("Choose two different players."))
     with transaction.atomic():
@@ -634,40 +636,12 @@ def merge_players(keep: Player, merged: Player, user=None) -> int:
                 _("Both are registered in %(tournaments)s: remove or withdraw one of them there first.")
                 % {"tournaments": ", ".join(str(t) for t in both)}
             )
-        clash = _same_cup_event(keep, merged)
-        if clash:
-            raise RegistrationRefused(
-                _("Both have a result in %(events)s: correct the imported results of that cup first.") % {"events": clash}
-            )
+        # The apps above move what they hold of him (cup results), or refuse.
+        signals.players_merging.send(sender=Player, keep=keep, merged=merged, user=user)
         actions.log_players([merged.pk], actions.Action.PLAYERS_MERGED, user, detail=f"{merged} → {keep}")
         moved = Registration.objects.filter(player=merged).update(player=keep)
-        _move_cup_entries(keep, merged)
         merged.delete()
     return moved
-
-
-def _same_cup_event(keep: Player, merged: Player) -> str:
-    """The imported cup results (issue 19) both players have in one event, named; empty if none."""
-    from scoring.cups.models import CupResult
-
-    mine = set(CupResult.objects.filter(player=keep).values_list("cup_id", "event", "date"))
-    both = [f"{event} ({date})" for cup, event, date in CupResult.objects.filter(player=merged).values_list("cup_id", "event", "date") if (cup, event, date) in mine]
-    return ", ".join(both)
-
-
-def _move_cup_entries(keep: Player, merged: Player) -> None:
-    """``merged``'s imported cup results and sub-ranking memberships become ``keep``'s; the cups
-    concerned show it at once (their versions are bumped)."""
-    from django.db.models import F
-
-    from scoring.cups.models import Cup, CupRanking, CupResult
-
-    cups = set(CupResult.objects.filter(player=merged).values_list("cup_id", flat=True))
-    CupResult.objects.filter(player=merged).update(player=keep)
-    for ranking in CupRanking.objects.filter(members=merged):
-        ranking.members.add(keep)
-        cups.add(ranking.cup_id)
-    Cup.objects.filter(pk__in=cups).update(version=F("version") + 1)
 
 
 def set_withdrawn(registration: Registration, withdrawn: bool, user=None) -> bool:
