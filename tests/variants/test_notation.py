@@ -263,6 +263,8 @@ def _check_tokens(rs, size, dealer, names, words):
     if "#" in words:
         return  # everything after "#" is the note, a single piece of text
     for i in range(len(words)):
+        if i == 0 and words[0] == "=" and rs.notation.rows_only:
+            continue  # a ruleset that scores rows only reads a row without its "=" the same way
         shorter = " ".join(words[:i] + words[i + 1 :])
         try:
             other = rs.parse_hand(shorter, size, dealer, names)
