@@ -1,9 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ScoringConfig(AppConfig):
-    default_auto_field = 'django.db.models.BigAutoField'
-    name = 'scoring'
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "scoring"
+    verbose_name = _("scoring")
 
     def ready(self):
         """Answer what the tournaments app asks of the standings and the hands (:mod:`tournaments.signals`)."""

@@ -1,10 +1,12 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CupsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "scoring.cups"
     label = "cups"
+    verbose_name = _("season cups")
 
     def ready(self):
         """Answer what the tournaments app asks of the cups (:mod:`tournaments.signals`)."""
