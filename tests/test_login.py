@@ -1,4 +1,4 @@
-"""Issue 17: the login locks out after repeated wrong passwords, a password is reset by e-mail
+"""The login locks out after repeated wrong passwords, a password is reset by e-mail
 through Django's own views, and ``next`` only leads to this site."""
 
 import re

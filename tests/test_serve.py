@@ -1,9 +1,10 @@
-"""Issue 16: ``scripts/serve`` serves the app for real, as at a venue: gunicorn with DEBUG off on a
-free port, the pages cached in Redis (``TEST_REDIS_URL``, default the machine's own), static files through WhiteNoise, login over plain HTTP, links and QR codes on
-PUBLIC_URL, standings answering 304 to their ETag until a hand is saved, an export rendered once
-per data version and a heavy one rendered by the worker it starts beside the app server; the
-worker killed is started again while the site serves on, and a database whose account still has
-the demo's password is refused before anything listens.
+"""``scripts/serve`` serves the app for real, as at a venue: gunicorn with DEBUG off on a free port,
+the pages cached in Redis (``TEST_REDIS_URL``, default the machine's own), static files through
+WhiteNoise, login over plain HTTP, links and QR codes on PUBLIC_URL, standings answering 304 to
+their ETag until a hand is saved, an export rendered once per data version and a heavy one rendered
+by the worker it starts beside the app server; the worker killed is started again while the site
+serves on, and a database whose account still has the demo's password is refused before anything
+listens.
 
 The server runs on a SQLite file of its own (the embedded default a laptop uses); the data is
 made with ``manage.py shell`` against the same file, as a director would with the pages.

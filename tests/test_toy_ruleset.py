@@ -1,4 +1,4 @@
-"""The ruleset contract (issue 15): a ruleset that exists only in this test module plays a whole
+"""The ruleset contract: a ruleset that exists only in this test module plays a whole
 tournament — created on the form, drawn, hands typed in its notation and entered by its fields,
 standings, workbook and PDFs, the rules page — and nothing outside ``variants/`` and this test knows
 it exists.

@@ -1,4 +1,4 @@
-"""Issue 18: the round clock counts down in the browser, on the director's board at 1920×1080 and
+"""The round clock counts down in the browser, on the director's board at 1920×1080 and
 on a table's sheet on a phone at 390×844, under the site's Content-Security-Policy."""
 
 import datetime

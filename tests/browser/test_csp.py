@@ -1,4 +1,4 @@
-"""Issue 17: under the Content-Security-Policy as served (no inline script, no eval), the pages,
+"""Under the Content-Security-Policy as served (no inline script, no eval), the pages,
 htmx and the entry form work: a hand is previewed and saved in place, a confirmation is asked,
 the standings find a name; and the browser reports no violation of the policy."""
 

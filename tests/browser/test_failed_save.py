@@ -1,4 +1,4 @@
-"""Issue 16: a save that fails (a server error, no network, a lapsed login) says so in the entry
+"""A save that fails (a server error, no network, a lapsed login) says so in the entry
 form and keeps the typed hand; pressing Enter again once it works saves it."""
 
 from scoring.models import Hand

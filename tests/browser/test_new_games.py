@@ -1,4 +1,4 @@
-"""Issue 20: one hand of each new game entered in a real browser (Playwright driving Debian's
+"""One hand of each new game entered in a real browser (Playwright driving Debian's
 Chromium) — Hungarian Tarokk by the form's fields at a desk, Tapp-Tarock by the quick line on a
 phone, free scoring as a written row — and each lands on the sheet with the row the rule files
 give."""

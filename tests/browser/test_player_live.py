@@ -1,4 +1,4 @@
-"""Issue 18: a player's own page on a phone (390×844) shows his table, seat and hands and takes a
+"""A player's own page on a phone (390×844) shows his table, seat and hands and takes a
 newly saved hand by itself, without a reload, keeping the chart he opened open."""
 
 from scoring.services import save_hand

@@ -1,4 +1,4 @@
-"""Issue 18: the prize settings show each category's own fields — club and members for a group
+"""The prize settings show each category's own fields — club and members for a group
 only — and never hide a field that holds something typed."""
 
 from .helpers import log_in

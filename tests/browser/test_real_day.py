@@ -1,4 +1,4 @@
-"""A 13-player Tiroler Tarockcup day in a real browser (issue 14): create the tournament with the
+"""A 13-player Tiroler Tarockcup day in a real browser: create the tournament with the
 form, register the field by pasting names, draw, enter hands by keyboard and by raw rows, end the
 late tables, a withdrawal and a late arrival between the rounds, verify round 1 (its hands lock),
 draw round 2 and read the standings as a player would."""

@@ -1,4 +1,4 @@
-"""Issue 18: the big screen in Chromium at 1920×1080 and on a phone at 390×844 — it cycles from
+"""The big screen in Chromium at 1920×1080 and on a phone at 390×844 — it cycles from
 the clock to the standings, shows a saved hand without a reload, flags the unfinished tables once
 time is up, and the prize-giving reveals the places one by one."""
 

@@ -1,4 +1,4 @@
-"""Issue 18, the day in pictures: under the Content-Security-Policy as served, the statistics page
+"""The day in pictures: under the Content-Security-Policy as served, the statistics page
 shows both charts (drawn, not broken images), choosing a player redraws the progression with him,
 and a player's page shows his table's chart; the browser reports no violation of the policy."""
 

@@ -1,4 +1,4 @@
-"""Issue 16: errors are seen. A server error is written to stderr with its traceback; the visitor
+"""Errors are seen. A server error is written to stderr with its traceback; the visitor
 gets a translated page in the site's layout, for 404 and 500 alike."""
 
 import os

@@ -1,4 +1,4 @@
-"""Issue 16: what the environment switches in the settings, read in a fresh interpreter as a
+"""What the environment switches in the settings, read in a fresh interpreter as a
 server would start: plain http:// at a venue works, an https:// PUBLIC_URL turns on Secure cookies
 and HSTS, DEBUG is off unless a development command switches it on, errors reach stderr."""
 
@@ -97,7 +97,7 @@ def test_runserver_switches_debug_on(tmp_path):
 
 
 def test_check_deploy_is_clean_for_an_https_public_url(tmp_path):
-    # Issue 17: Django's own deployment checklist finds nothing to warn about behind https.
+    # Django's own deployment checklist finds nothing to warn about behind https.
     left_out = ("DEBUG", "PUBLIC_URL", "REDIS_URL", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE")
     env = {k: v for k, v in os.environ.items() if k not in left_out}  # the browser tests set the last one
     env |= {"DATA_DIR": str(tmp_path), "PUBLIC_URL": "https://tarock.example.org", "DEBUG": "0"}

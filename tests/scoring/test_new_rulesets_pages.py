@@ -1,4 +1,4 @@
-"""Issue 20: Hungarian Tarokk, Tapp-Tarock and free scoring go through the whole day — their demo
+"""Hungarian Tarokk, Tapp-Tarock and free scoring go through the whole day — their demo
 tournaments (built through the services) answer every page a director, a player or a printer asks
 for, with the game's own columns and words, and nothing outside ``variants/`` names them."""
 

@@ -1,4 +1,4 @@
-"""A tournament's ruleset options (issue 15) are chosen on its form, shown on its rules page and
+"""A tournament's ruleset options are chosen on its form, shown on its rules page and
 printed under its standings."""
 
 from io import BytesIO

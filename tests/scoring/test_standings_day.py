@@ -1,4 +1,4 @@
-"""Standings that are right at every moment of a day (issue 14).
+"""Standings that are right at every moment of a day.
 
 A round counts for a player once his table has played a hand of it: before that his cell is "–",
 never 0, and a Bled table gives no table points (``tarok-bled.md`` §7, Decision of 2026-11-23).

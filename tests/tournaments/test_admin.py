@@ -1,4 +1,4 @@
-"""Issue 17: the admin obeys the rules the tournament pages keep."""
+"""The admin obeys the rules the tournament pages keep."""
 
 import pytest
 from django.contrib.auth import get_user_model

@@ -1,4 +1,4 @@
-"""Issue 18: a round's clock — started, paused, resumed and extended by the director, shown on the
+"""A round's clock — started, paused, resumed and extended by the director, shown on the
 board and the sheets, and the late tables listed with "end table now" once time is up."""
 
 import datetime
@@ -44,7 +44,8 @@ def test_the_time_shows_as_players_read_it():
 
 def test_each_ruleset_brings_its_round_time():
     # tournament-formats.md §1 (WTC "2 hours per round"), tarok-bled.md §1 ("21 deals in 90
-    # minutes"), issue 18 (Cego 2 hours); Tirol: as the director sets.
+    # minutes"); Cego 2 hours, as the Austrian cups play (a decision: its rule file gives no time);
+    # Tirol: as the director sets.
     assert get_ruleset("wiener-tarockcup", "2020").default_round_minutes == 120
     assert get_ruleset("tarok-bled", "2005").default_round_minutes == 90
     assert get_ruleset("cego-ichenheim", "ichenheim").default_round_minutes == 120

@@ -1,4 +1,4 @@
-"""Running the day (issue 14): the tournament form follows its ruleset, rounds are drawn in order,
+"""Running the day: the tournament form follows its ruleset, rounds are drawn in order,
 a verified round is locked, double clicks are harmless, big fields draw on every database, and the
 board shows the tables' running totals."""
 
@@ -205,7 +205,7 @@ def test_a_verified_round_is_locked_until_reopened_with_a_reason(director_client
 
 @pytest.mark.django_db
 def test_two_thousand_players_are_drawn_and_logged(make_tournament):
-    """More than 150 tables: the draw log's detail lists every table size (issue 14, PostgreSQL)."""
+    """More than 150 tables: the draw log's detail lists every table size, on PostgreSQL too."""
     t = Tournament.objects.create(name="Großturnier", date=datetime.date(2026, 11, 23), ruleset="tiroler-tarockcup", edition="2019/20")
     players = Player.objects.bulk_create(Player(name=f"Spieler {i:04d}") for i in range(2000))
     t.registrations.bulk_create(t.registrations.model(tournament=t, player=p, start_number=i + 1) for i, p in enumerate(players))

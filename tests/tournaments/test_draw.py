@@ -1,4 +1,4 @@
-"""Tests of the seating draw (``tournaments/draw.py``; ``tournament-formats.md`` §1 and §2)."""
+"""Tests of the seating draw (the package ``tournaments/draw/``; ``tournament-formats.md`` §1 and §2)."""
 
 from __future__ import annotations
 
@@ -371,7 +371,7 @@ def test_draw_round_is_reproducible_from_the_seed():
 
 
 # --------------------------------------------------------------------------------------------------
-# Draw modes, report data, several rounds at once (issue 6)
+# Draw modes, report data, several rounds at once
 # --------------------------------------------------------------------------------------------------
 
 

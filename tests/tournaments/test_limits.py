@@ -1,4 +1,4 @@
-"""Issue 17: limits that keep one upload or one field from taking the server down, and names that
+"""Limits that keep one upload or one field from taking the server down, and names that
 cannot disguise themselves."""
 
 import io

@@ -1,4 +1,4 @@
-"""Issue 16: public pages carry an ETag from the tournament's data version, answer 304 while it
+"""Public pages carry an ETag from the tournament's data version, answer 304 while it
 holds, are rendered once per version for anonymous viewers and never serve a stale page."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Seating that survives the real day (issue 6): late arrivals, withdrawals, substitutes, swaps,
+"""Seating that survives the real day: late arrivals, withdrawals, substitutes, swaps,
 redraws with their log, the draw report and the printed draw."""
 
 from io import BytesIO

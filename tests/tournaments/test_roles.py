@@ -1,4 +1,4 @@
-"""Issue 17: rights come from a role in the tournament (organiser, director, scorer), never from
+"""Rights come from a role in the tournament (organiser, director, scorer), never from
 ``is_staff``; every director URL refuses everyone else and changes nothing; roles are given by
 the organiser; the demo never touches an existing user."""
 

@@ -1,4 +1,4 @@
-"""Issue 16: every change of what a tournament's pages show bumps its data version in the same
+"""Every change of what a tournament's pages show bumps its data version in the same
 transaction; a refused change leaves it as it was."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Free scoring (issue 20): any other Tarock game by written rows — zero-sum or not, the dealer
+"""Free scoring: any other Tarock game by written rows — zero-sum or not, the dealer
 sitting out at the larger tables or not, as the tournament sets (``variants/free.py``)."""
 
 import random

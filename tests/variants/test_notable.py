@@ -1,4 +1,4 @@
-"""Issue 18: what a ruleset calls a hand worth mentioning (``Ruleset.notable``), asked of the
+"""What a ruleset calls a hand worth mentioning (``Ruleset.notable``), asked of the
 ruleset object, never by its name. Expected reasons written by hand from the rule texts:
 
 - ``KR`` = ``../shared/rules/koenigrufen.md`` §1 (families, solo contracts, bonus classes);

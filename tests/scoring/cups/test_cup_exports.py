@@ -1,4 +1,4 @@
-"""The cup table's workbook and poster (issue 19, ``scoring/cup_exports.py``) and their downloads.
+"""The cup table's workbook and poster (``scoring/cups/exports.py``) and their downloads.
 
 The season, built from imported results, with cup points by hand from
 ``../shared/rules/tournament-formats.md`` §4 (Tirol formula ``round_half_up(200 × ((N − r)/(N − 1))³)``):

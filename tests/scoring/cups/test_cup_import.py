@@ -1,4 +1,4 @@
-"""Import of last season's cup results (issue 19, ``scoring/cup_import.py``): a good file (xlsx
+"""Import of last season's cup results (``scoring/cups/importer.py``): a good file (xlsx
 and csv), a bad file with every rejected row named, preview writes nothing, confirm writes once,
 Heine cups need the total, only organisers may import.
 

@@ -1,4 +1,4 @@
-"""A cup is kept by its organisers (``tournaments/cup_roles.py``): whoever creates it keeps it,
+"""A cup is kept by its organisers (``scoring/cups/roles.py``): whoever creates it keeps it,
 only they and a superuser change it, import into it and name its other organisers; everyone else
 gets 403 and changes nothing. Every cup command writes exactly one line of the cup's action log,
 with who did it."""

@@ -1,4 +1,4 @@
-"""Issue 19: the cup table from the database — imported results and the cup's own finished
+"""The cup table from the database — imported results and the cup's own finished
 tournaments, shared ranks, counted and dropped results, sub-rankings, the final's qualifiers —
 updated as soon as a tournament's final standings are in; the cup's settings and a tournament
 joining it. Cup points by hand from ../shared/rules/tournament-formats.md §4."""

@@ -1,4 +1,4 @@
-"""Issue 19: cup points and the season table, against ../shared/rules/tournament-formats.md §4.
+"""Cup points and the season table, against ../shared/rules/tournament-formats.md §4.
 Every expected number is worked out by hand from the rule text (the arithmetic is in the
 comments)."""
 

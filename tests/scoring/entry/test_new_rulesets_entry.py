@@ -1,6 +1,6 @@
-"""Issue 20 at the score sheet: what a scorer enters for Hungarian Tarokk and Tapp-Tarock counts as
-entered — a forgotten partner is asked for, not taken for a lone game; editing a stored hand by the
-form keeps every part of it."""
+"""The new games at the score sheet: what a scorer enters for Hungarian Tarokk and Tapp-Tarock
+counts as entered — a forgotten partner is asked for, not taken for a lone game; editing a stored
+hand by the form keeps every part of it."""
 
 import pytest
 from django.urls import reverse

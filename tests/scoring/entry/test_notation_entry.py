@@ -1,4 +1,4 @@
-"""The quick-entry line read on the server (issue 13): what is saved is what the line says.
+"""The quick-entry line read on the server: what is saved is what the line says.
 
 The line is parsed by the tournament's ruleset (``variants/notation.py``); the form's fields only
 mirror it. Which of the two the scorer used last (``source``) is what counts, so a stale field can

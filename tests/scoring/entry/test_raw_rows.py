@@ -1,4 +1,4 @@
-"""Raw rows: a paper score sheet transcribed line by line as manual hands (issue 5).
+"""Raw rows: a paper score sheet transcribed line by line as manual hands.
 
 Rules: ``hand-record.md`` "The score row" (zero-sum, the sitting-out seat) and "Fields"
 (``outcome: manual``); the hand cap is ``koenigrufen.md`` §5 (Tirol: 16 at a 4-table, 20 at a 5-table).

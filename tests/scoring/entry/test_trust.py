@@ -1,4 +1,4 @@
-"""Entry a director can trust (issue 5): history and restore, no lost writes, the private link,
+"""Entry a director can trust: history and restore, no lost writes, the private link,
 ending a table, the board."""
 
 import threading

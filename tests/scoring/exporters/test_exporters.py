@@ -1,4 +1,4 @@
-"""Issue 16: downloads are registered exporters served by one view, rendered once per data version
+"""Downloads are registered exporters served by one view, rendered once per data version
 and kept in the storage; heavy ones are rendered by the worker behind a page that says how far it
 got."""
 
@@ -94,7 +94,7 @@ def test_director_exports_ask_for_a_login_and_public_ones_do_not(four_table, dir
         assert response.status_code == 302 and response["Location"].startswith("/accounts/login/"), url
         assert director_client.get(url).status_code == 200, url
     for url in (
-        reverse("exports:table_results_pdf", args=[t.pk, 1]),  # public again (issue 16)
+        reverse("exports:table_results_pdf", args=[t.pk, 1]),  # public again
         reverse("exports:seating_pdf", args=[t.pk, 1]),
         reverse("exports:hands_csv", args=[t.pk]),
         reverse("exports:round_export", args=[t.pk, 1, "seating-wall"]),

@@ -1,4 +1,4 @@
-"""Every example on every notation card is right for its game (``scoring/notation_card.py``).
+"""Every example on every notation card is right for its game (``scoring/exporters/notation_card.py``).
 
 A notation card shows each example hand as a line, its words and its row. A scorer copies such a
 line at the first hand of a round, so for every registered ruleset, each of its editions and each

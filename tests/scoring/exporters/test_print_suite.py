@@ -1,4 +1,4 @@
-"""The print suite (issue 7): blank score sheets, table results and certificates as A4 PDFs."""
+"""The print suite: blank score sheets, table results and certificates as A4 PDFs."""
 
 from io import BytesIO
 
@@ -44,7 +44,7 @@ def test_blank_score_sheets_one_page_per_table_for_directors(director_client, pl
 def test_table_results_show_the_hands_as_entered(director_client, played, english):
     t, rnd, table = played
     url = reverse("exports:table_results_pdf", args=[t.pk, rnd.number])
-    # public again (issue 16): rendered once per data version, a big field by the worker
+    # public again: rendered once per data version, a big field by the worker
     _reader, text = pdf(Client().get(url))
     first = table.seats.get(position=0).registration.player.name
     assert first in text and "7" in text and "-7" in text.replace("−", "-")

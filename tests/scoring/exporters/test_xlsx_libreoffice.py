@@ -1,4 +1,4 @@
-"""The standings workbook opens in LibreOffice (issue 7): a headless LibreOffice Calc converts every
+"""The standings workbook opens in LibreOffice: a headless LibreOffice Calc converts every
 sheet to CSV and reads the same cells as openpyxl — names, numbers as numbers, text that starts with
 "=" as text. Skipped where LibreOffice is not installed (``scripts/setup --dev`` installs Debian's
 ``libreoffice-calc-nogui``)."""

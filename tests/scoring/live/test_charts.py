@@ -1,4 +1,4 @@
-"""Issue 18, the day in pictures: the charts are valid SVG whose text (players' names, contract
+"""The day in pictures: the charts are valid SVG whose text (players' names, contract
 names, labels) stays text, the same data draws the same bytes, and lines and bars can be told
 apart without colour (a black-and-white print)."""
 

@@ -1,4 +1,4 @@
-"""Issue 18: each player's own page — this round's table, seat, drawn card and tablemates, his
+"""Each player's own page — this round's table, seat, drawn card and tablemates, his
 hands with running totals, his round scores, rank and its change — and the way to it."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Issue 18: the big screen — the slides it cycles through (a fresh round's seating by name, the
+"""The big screen — the slides it cycles through (a fresh round's seating by name, the
 clock with each table's hands against its cap, the standings in pages), served anonymously from
 the cache of the tournament's version."""
 

@@ -1,4 +1,4 @@
-"""Issue 18: the statistics of the day, its pictures and the day report (Tagesbericht), and each
+"""The statistics of the day, its pictures and the day report (Tagesbericht), and each
 player's results across every tournament he played.
 
 Every expected number below is worked out by hand from the rule texts (Tiroler Tarockcup,

@@ -1,4 +1,4 @@
-"""Issue 18: prizes — places with shares of the prize money, ties shared, group prizes, every
+"""Prizes: places with shares of the prize money, ties shared, group prizes, every
 player in plus, the last place, the best hand, the kontra pot; the director's settings page, the
 public list, its PDF and the archive. Every amount below is worked out by hand."""
 

@@ -1,4 +1,4 @@
-"""Player import from CSV or xlsx (issue 7): preview, then import; every rejected row is reported
+"""Player import from CSV or xlsx: preview, then import; every rejected row is reported
 with its line number and reason, and nothing is half-imported."""
 
 import io

@@ -1,4 +1,4 @@
-"""Registration a director can do in minutes (issue 14): search the register as you type, paste a
+"""Registration a director can do in minutes: search the register as you type, paste a
 list of names, never a silent duplicate, edit and merge players, remove a mistaken registration."""
 
 import pytest
