@@ -164,8 +164,8 @@ def restore_cup(name: str | None, ruleset: str, user=None):
     (:func:`scoring.cups.roles.may_put_in_cup`: one of its organisers); ``user`` ``None`` is a
     management command run by the site's operator, who may. The archive's checksum proves
     nothing here: anyone can recompute it after writing another cup's name into it."""
-    from scoring.cups.roles import may_put_in_cup
     from scoring.cups.models import Cup
+    from scoring.cups.roles import may_put_in_cup
 
     if not name:
         return None, None
@@ -185,7 +185,6 @@ def _models():
     first)."""
     from scoring.models import Hand, HandFlag, SheetConfirmation
     from scoring.prizes.models import PrizeCategory, PrizeFund
-
     from tournaments.models import ActionLog, Registration, Round, Seat, Table, TournamentRole
 
     at_table = "table__round__tournament_id"
@@ -240,7 +239,6 @@ def _canonical(data) -> bytes:
 def export_tournament(tournament) -> bytes:
     """The archive of ``tournament`` (gzip-compressed JSON, see the module's docstring), as bytes."""
     from config.network import release
-
     from tournaments.models import Player, Tournament
 
     user_ids: set[int] = set()
@@ -433,10 +431,9 @@ def _name_like_fields() -> dict:
     names (``name_like_fields`` of :class:`tournaments.text.CleanTextFormMixin`); every other text
     is checked as text (:func:`tournaments.text.text_problem`)."""
     from scoring.entry.forms import ConfirmSheetForm
-    from scoring.prizes.models import PrizeCategory, PrizeFund
     from scoring.models import SheetConfirmation
+    from scoring.prizes.models import PrizeCategory, PrizeFund
     from scoring.prizes.views import PrizeCategoryForm, PrizeFundForm
-
     from tournaments.forms import PlayerForm, TournamentForm
     from tournaments.models import ActionLog, Player, Tournament
 
@@ -650,7 +647,6 @@ class _Checker:
 
     def run(self) -> _Checked:
         import variants
-
         from tournaments.models import Player, Tournament, TournamentRole
 
         data = self.data
@@ -836,9 +832,8 @@ class _Checker:
         after the earlier hands of its table and compared with its stored row; the seats' round
         scores the sums of their hands."""
         from scoring.services.rescoring import table_rows
-        from tournaments.problems import translate_problem
-
         from tournaments.models import Tournament
+        from tournaments.problems import translate_problem
 
         tournament = Tournament(**{k: v for k, v in self.data["tournament"].items() if k in ("ruleset", "edition", "options", "hands_per_round")})
         by_table = defaultdict(list)
@@ -960,9 +955,9 @@ class _Checker:
 
     def check_prize_categories(self, rows) -> None:
         """The categories' values as their form accepts them; no two of one name."""
-        from scoring.prizes.views import PrizeCategoryForm
-
         from django import forms
+
+        from scoring.prizes.views import PrizeCategoryForm
 
         seen = set()
         members = defaultdict(list)
@@ -1172,8 +1167,8 @@ def restore(content: bytes, user=None) -> Restored:
     prizes are written with their own times. An actor this database lacks is kept by name; a role
     of a user it lacks is left out. Returns :class:`Restored`; raises :class:`BackupRefused` with
     nothing written."""
-    from tournaments import actions
     from scoring.cups.roles import log_tournament_cup
+    from tournaments import actions
     from tournaments.models import Table, Tournament
 
     checked = _check(content)

@@ -46,8 +46,8 @@ from pathlib import Path
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from tournaments import atomic
 from archive import backup
+from tournaments import atomic
 
 SUFFIX = ".tarock.json.gz"
 NAME = re.compile(r"^tournament-(?P<id>\d+)-c(?P<created>\d+)-(?P<written>\d{8}-\d{6})Z-v(?P<version>\d+)\.tarock\.json\.gz$")

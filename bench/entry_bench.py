@@ -33,8 +33,8 @@ with ``bulk_create``. Only the measured operations use the real request paths.
 from __future__ import annotations
 
 import argparse
-import gc
 import cProfile
+import gc
 import io
 import json
 import math

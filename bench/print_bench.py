@@ -123,12 +123,11 @@ def main(argv=None) -> int:
         from django.db import connection
         from django.test import RequestFactory
         from django.test.utils import CaptureQueriesContext
-
         from django.utils.translation import get_language
 
         from scoring.exporters.base import get_exporter, params_key, storage_name, store
-        from scoring.models import Hand
         from scoring.exporters.views import ExportView
+        from scoring.models import Hand
         from tournaments.versioning import stamp
 
         started = time.perf_counter()

@@ -16,11 +16,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from variants import get_ruleset
-
 from tournaments import roles
 from tournaments import services as tournament_services
 from tournaments.models import Player, Tournament
+from variants import get_ruleset
 
 from .services import save_hand
 
@@ -230,8 +229,8 @@ def build_demo_cup(reset: bool = False):
     whose results (drawn from a fixed seed among the Tirol demo players) are imported; Tirol
     formula, the best 3 results count, the best 10 qualify for the final, with a ladies' and an away
     sub-ranking. Returns the cup (the existing one unless ``reset``)."""
-    from scoring.cups.roles import cup_created
     from scoring.cups.models import Cup, CupRanking, CupResult
+    from scoring.cups.roles import cup_created
 
     existing = Cup.objects.filter(name=DEMO_CUP_NAME).first()
     if existing and not reset:

@@ -3,7 +3,6 @@
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-
 from simple_history.models import HistoricalRecords
 
 from tournaments.models import Table

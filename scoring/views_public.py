@@ -7,15 +7,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.generic import DetailView, View
 
+from scoring.entry.forms import ConfirmSheetForm, FlagForm, HandForm
+from scoring.exporters.notation_card import notation_card
 from tournaments.models import Round, Table, Tournament
 from tournaments.permissions import Can
 from tournaments.posted import whole_number
 from tournaments.problems import translate_problem
 from tournaments.public_cache import CachedPublicPage, layout_version, table_version
 
-from scoring.entry.forms import ConfirmSheetForm, FlagForm, HandForm
 from .models import HandFlag
-from scoring.exporters.notation_card import notation_card
 from .services import RoundLocked, build_sheet, confirm_sheet, flag_hand
 from .services.tables import SheetChanged, confirmation_state, sheet_version
 from .standings import compute_standings

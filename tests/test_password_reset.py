@@ -13,9 +13,9 @@ import threading
 import time
 
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.apps import apps
 from django.contrib.auth.models import Group
 from django.core import mail
 from django.db import connection, transaction
@@ -24,9 +24,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.access_log import HIDDEN, RedactingLogger, redact
+from scoring.cups.models import Cup
 from tournaments import passwords, views_organiser
 from tournaments.models import ActionLog, OneTimePassword, Tournament, TournamentRole
-from scoring.cups.models import Cup
 from tournaments.roles import organisers_group
 
 pytestmark = pytest.mark.django_db

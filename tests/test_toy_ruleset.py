@@ -70,8 +70,8 @@ def toy():
 
 @pytest.mark.django_db
 def test_a_tournament_of_a_ruleset_the_project_has_never_heard_of(toy, director_client, english):
-    from tournaments.models import Player, Tournament
     from tournaments import services
+    from tournaments.models import Player, Tournament
 
     response = director_client.post(
         reverse("tournaments_director:create"),

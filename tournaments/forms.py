@@ -9,10 +9,10 @@ from django.db.models import Count, Max
 from django.utils.translation import gettext_lazy as _
 
 import variants
-
 from tournaments import signals
 from tournaments.models import Player, Registration, Seat, Table, Tournament
 from tournaments.registration.register import name_key, namesakes
+
 from .text import CleanTextFormMixin
 
 

@@ -48,9 +48,10 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournaments.models import OneTimePassword, Tournament, TournamentRole
+
 from . import actions, signals
 from .errors import Refused
-from tournaments.models import OneTimePassword, Tournament, TournamentRole
 from .permissions import Level, role_of
 
 # How long a one-time password may be used after it was set.

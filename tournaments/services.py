@@ -15,12 +15,12 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from . import actions, signals
 from .draw import SeatingImpossible, draw_with_mode, plan_table_sizes
 from .errors import Refused
-from . import actions, signals
-from .versioning import touch
-from .problems import translate_problem
 from .models import Player, Registration, Round, Seat, Table, Tournament
+from .problems import translate_problem
+from .versioning import touch
 
 
 class DrawRefused(Refused):

@@ -18,16 +18,15 @@ from django_tables2 import RequestConfig
 
 from tournaments import actions, roles, services, signals
 from tournaments.registration import register as registration
+from tournaments.registration.tables import PlayerTable, RegistrationTable
+
 from .forms import DrawForm, PlayerForm, RegisterPlayersForm, SubstituteForm, SwapForm, TournamentForm
 from .models import Player, Registration, Tournament
 from .permissions import RoleRequiredMixin, SitePermissionRequiredMixin
 from .posted import whole_number, whole_numbers
-from tournaments.registration.tables import PlayerTable, RegistrationTable
 from .text import quoted
 from .versioning import touch_players
 from .views_public import get_round
-
-
 
 PER_PAGE = 100  # the register and a field of 1,000 players stay a page a phone opens
 

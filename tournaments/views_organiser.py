@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from django.views.generic import ListView, TemplateView, View
 
 from tournaments import passwords, roles, sign_in_links
+
 from .models import ActionLog, Tournament, TournamentRole
 from .permissions import Level, RoleRequiredMixin
 from .posted import whole_number

@@ -4,10 +4,9 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from django.views.generic import DetailView, ListView, TemplateView
 
-
 from .forms import SubstituteForm, SwapForm
-from .models import ActionLog, Round, Seat, Tournament
 from .links import player_names_link, qr_png
+from .models import ActionLog, Round, Seat, Tournament
 from .permissions import Can
 from .problems import card_labels
 from .public_cache import CachedPublicPage, layout_version

@@ -32,9 +32,8 @@ from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 
 from scoring.cups.models import Cup
-from tournaments.pdf import html_to_pdf
-
 from scoring.cups.table import CupStandings, cup_standings, season
+from tournaments.pdf import html_to_pdf
 
 BOLD = Font(bold=True)
 STRUCK = Font(strike=True, color="808080")

@@ -49,14 +49,13 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.cups.roles import log_cup
-from tournaments.registration.importer import Unreadable, character_problems, clean, header_key, read_lines
 from scoring.cups.models import Cup, CupAction, CupResult
-from tournaments.models import Player, Tournament
-from tournaments.text import quoted, visible
-
-from scoring.cups.table import touch_cup
 from scoring.cups.points import HEINE, shared_points
+from scoring.cups.roles import log_cup
+from scoring.cups.table import touch_cup
+from tournaments.models import Player, Tournament
+from tournaments.registration.importer import Unreadable, character_problems, clean, header_key, read_lines
+from tournaments.text import quoted, visible
 
 NAME_MAX = Player._meta.get_field("name").max_length
 CLUB_MAX = Player._meta.get_field("club").max_length

@@ -28,8 +28,8 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from tournaments.errors import Refused
 from scoring.cups.models import Cup, CupAction
+from tournaments.errors import Refused
 from tournaments.permissions import acting_user
 
 Action = CupAction.Action

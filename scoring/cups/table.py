@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 from django.utils import formats
 
 from scoring.cups.models import Cup, CupRanking, CupResult
-from tournaments.models import Player, Registration, Tournament
-
 from scoring.cups.points import SHORT_NAME_LIMIT, CupRow, Result, cup_table, place_of, shared_points, short_names
 from scoring.standings import cached_standings
+from tournaments.models import Player, Registration, Tournament
 
 
 @dataclass(frozen=True)

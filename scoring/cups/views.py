@@ -16,14 +16,13 @@ from django.views.generic import ListView, TemplateView
 
 from scoring.cups import roles as cup_roles
 from scoring.cups.models import Cup, CupRanking
+from scoring.cups.table import cup_standings, cup_version, touch_cup
+from scoring.member_picker import PICK_LIMIT, MemberChoiceField, MemberPicker, label, search_response
 from tournaments.models import Player, Tournament
 from tournaments.posted import whole_number
 from tournaments.public_cache import CachedPublicPage
 from tournaments.text import CleanTextFormMixin
 from variants import registry
-
-from scoring.cups.table import cup_standings, cup_version, touch_cup
-from scoring.member_picker import PICK_LIMIT, MemberChoiceField, MemberPicker, label, search_response
 
 
 def ruleset_choices():

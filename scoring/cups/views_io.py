@@ -17,24 +17,22 @@ import datetime
 import hashlib
 
 from django.contrib import messages
+from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.db.models import Count
 from django.utils.translation import gettext_lazy, ngettext
 from django.views import View
 
-from scoring.cups.roles import CupOrganiserRequiredMixin
-from scoring.cups.models import Cup
-from tournaments.public_cache import CachedPublicPage
-from tournaments.text import text_problem
-from tournaments.registration.views import PlayerFileForm
-
 from scoring.cups import importer as cup_import
 from scoring.cups.exports import cup_poster_pdf, cup_workbook
+from scoring.cups.models import Cup
+from scoring.cups.roles import CupOrganiserRequiredMixin
 from scoring.cups.table import cup_version
-
+from tournaments.public_cache import CachedPublicPage
+from tournaments.registration.views import PlayerFileForm
+from tournaments.text import text_problem
 
 FORMATS = {
     "xlsx": (cup_workbook, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),

@@ -31,16 +31,15 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.problems import translate_problem
-from tournaments.text import CleanTextFormMixin
-from variants import CardPointsError, InvalidHand
-from variants.checks import whole_points
-
+from scoring.entry.widgets import FastSelect
 from scoring.models import Hand
 from scoring.services import HandRejected, TableInfo, evaluate_record
 from scoring.services.display import strike_refused
 from scoring.services.hands import refuse_strike_change
-from scoring.entry.widgets import FastSelect
+from tournaments.problems import translate_problem
+from tournaments.text import CleanTextFormMixin
+from variants import CardPointsError, InvalidHand
+from variants.checks import whole_points
 
 # Bonus choice values: team : silent/announced : made/failed ("" where the record decides it);
 # a held bonus: "h:" and the holder's seat

@@ -54,14 +54,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.models import Hand
+from scoring.services import HandRejected, TableInfo, lock_open_table, save_hand, table_info
+from scoring.services.display import RAW_ROWS_NOTE, strike_refused
 from tournaments.models import Table
 from tournaments.problems import translate_problem
 from tournaments.text import line_problems, quoted
 from variants import InvalidHand
-
-from scoring.models import Hand
-from scoring.services import HandRejected, TableInfo, lock_open_table, save_hand, table_info
-from scoring.services.display import RAW_ROWS_NOTE, strike_refused
 
 NOTE = RAW_ROWS_NOTE
 """The ``note`` of every hand stored from raw rows (stored data, not translated; the sheet shows

@@ -11,25 +11,37 @@ saving, and the sheet and the history offer him no edit or restore of a struck h
 import segno
 from django.contrib import messages
 from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView, View
 
+from scoring.entry.forms import HandForm, initial_from_record
+from scoring.entry.raw_rows import RawRowsRejected, save_raw_rows
+from scoring.models import Hand, HandFlag
+from scoring.services import (
+    HandRejected,
+    delete_hand,
+    describe,
+    drop_player,
+    end_table,
+    record_positions,
+    reopen_round,
+    resolve_flag,
+    restore_hand,
+    save_hand,
+    table_info,
+    verify_round,
+)
+from scoring.services.hands import strike_lift_refused
+from scoring.views_public import sheet_context
 from tournaments.links import private_link
 from tournaments.models import Round, Table
-from tournaments.problems import card_labels
 from tournaments.permissions import Can, Level, RoleRequiredMixin
 from tournaments.posted import whole_number
+from tournaments.problems import card_labels
 from tournaments.text import text_problem
-
-from scoring.entry.raw_rows import RawRowsRejected, save_raw_rows
-from scoring.entry.forms import HandForm, initial_from_record
-from scoring.models import Hand, HandFlag
-from scoring.services.hands import strike_lift_refused
-from scoring.services import HandRejected, delete_hand, describe, drop_player, end_table, resolve_flag, reopen_round, record_positions, restore_hand, save_hand, table_info, verify_round
-from scoring.views_public import sheet_context
 
 
 def preview_context(form: HandForm) -> dict:

@@ -15,13 +15,14 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scoring.exporters import prints
+from scoring.exporters import standings as exports
+from scoring.exporters.notation_card import notation_card
+from scoring.live import charts
 from tournaments.links import player_names_link, private_link, qr_png
 from tournaments.models import Table
 from tournaments.pdf import html_parts_to_pdf, render_pdf
 
-from scoring.live import charts
-from scoring.exporters import standings as exports, prints
-from scoring.exporters.notation_card import notation_card
 from .base import CSV, XLSX, Audience, BaseExporter, no_progress, register
 
 PART_TABLES = 10  # tables laid out per part of a long print: the worker's progress steps

@@ -20,9 +20,8 @@ CONTRACTS_PER_COLUMN = 10
 
 from django.utils.translation import gettext as _
 
-from variants import InvalidHand
-
 from scoring.services import describe
+from variants import InvalidHand
 
 
 @dataclass

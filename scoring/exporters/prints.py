@@ -25,13 +25,12 @@ from functools import lru_cache
 
 from django.db.models import Prefetch
 
+from scoring.models import Hand
+from scoring.ranking import format_points
+from scoring.services import TableInfo, build_sheet, info_from_seats, seat_name
+from scoring.standings import compute_standings
 from tournaments.models import Round, Seat, Table, Tournament
 from tournaments.problems import card_labels
-
-from scoring.models import Hand
-from scoring.services import TableInfo, build_sheet, info_from_seats, seat_name
-from scoring.ranking import format_points
-from scoring.standings import compute_standings
 
 MAX_PLACES = 20
 DEFAULT_PLACES = 3

@@ -2,9 +2,9 @@
 
 from django.utils.translation import gettext_lazy
 
+from scoring.prizes.award import prize_list
 from tournaments.pdf import render_pdf
 
-from scoring.prizes.award import prize_list
 from .base import BaseExporter, no_progress, register
 
 

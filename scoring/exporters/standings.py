@@ -19,13 +19,11 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.writer.excel import ExcelWriter
 
-from tournaments.models import Seat, Tournament
-from tournaments.pdf import html_to_pdf
-
 from scoring.models import Hand
 from scoring.services import describe, record_names
 from scoring.standings import Standings, compute_standings
-
+from tournaments.models import Seat, Tournament
+from tournaments.pdf import html_to_pdf
 
 UNPLAYED = "–"  # a round a player did not play, in the workbook as on the page
 

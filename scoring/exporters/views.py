@@ -26,15 +26,14 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.views.generic import View
 
+from scoring.exporters.base import Audience, get_exporter, params_key, storage_name, store, stored
+from scoring.exporters.models import ExportJob
+from scoring.exporters.tasks import job_storage_name, start_job, take_up_again
 from tournaments import ratelimits
 from tournaments.models import Tournament
 from tournaments.permissions import Level, has_role
 from tournaments.posted import whole_number
 from tournaments.versioning import stamp
-
-from scoring.exporters.base import Audience, get_exporter, params_key, storage_name, store, stored
-from scoring.exporters.models import ExportJob
-from scoring.exporters.tasks import job_storage_name, start_job, take_up_again
 
 log = logging.getLogger(__name__)
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from tournaments.models import Seat, Table, Tournament
-from tournaments.services import tables_with_counts
-
 from scoring.models import HandFlag
 from scoring.services.tables import ConfirmationState, confirmation_states
+from tournaments.models import Seat, Table, Tournament
+from tournaments.services import tables_with_counts
 
 
 @dataclass

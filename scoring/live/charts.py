@@ -17,11 +17,10 @@ import io
 from collections.abc import Sequence
 
 import matplotlib
+from django.utils.translation import gettext as _
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
-
-from django.utils.translation import gettext as _
 
 STYLE = {
     "svg.fonttype": "none",  # text as <text>, not paths

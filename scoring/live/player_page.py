@@ -9,13 +9,12 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q
 
+from scoring.live.statistics import Career, career
+from scoring.services import build_sheet, seat_name
+from scoring.standings import cached_standings
 from tournaments.models import Registration, Seat, Tournament
 from tournaments.problems import card_labels
 from tournaments.versioning import stamp
-
-from scoring.services import build_sheet, seat_name
-from scoring.standings import cached_standings
-from scoring.live.statistics import Career, career
 
 
 @dataclass

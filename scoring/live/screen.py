@@ -91,9 +91,8 @@ def current_round(tournament: Tournament):
     """The round the hall is in: the first round with a table still playing (all rounds may be
     drawn at the start, Wiener Tarockcup), else the last round drawn; ``None`` before the first
     draw (two queries)."""
-    from tournaments.models import Round
-
     from scoring.standings import table_states
+    from tournaments.models import Round
 
     playing = sorted({s.round_number for s in table_states(tournament).values() if not s.finished})
     rounds = Round.objects.filter(tournament=tournament)

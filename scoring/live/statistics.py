@@ -17,12 +17,11 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from tournaments.models import Player, Registration, Seat, Tournament
-from tournaments.problems import translate_problem
-
 from scoring.models import Hand
 from scoring.services import record_positions
 from scoring.standings import cached_standings, compute_standings
+from tournaments.models import Player, Registration, Seat, Tournament
+from tournaments.problems import translate_problem
 
 NOTABLE_LIMIT = 100  # notable hands listed on the page and in the report (all are counted)
 PROGRESSION_TOP = 10  # players drawn in the progression chart besides the one chosen

@@ -4,14 +4,13 @@ that fetches one slide after another, and its prize-giving mode. Public, no logi
 from django.shortcuts import get_object_or_404
 from django.views.generic import TemplateView
 
+from scoring.live.screen import SEATING_ROWS, STANDINGS_ROWS, screen_state, seating_lines
+from scoring.prizes.award import prize_list
+from scoring.standings import cached_standings
 from tournaments.links import player_names_link, qr_png
 from tournaments.models import Tournament
 from tournaments.posted import whole_number
 from tournaments.public_cache import CachedPublicPage
-
-from scoring.prizes.award import prize_list
-from scoring.live.screen import SEATING_ROWS, STANDINGS_ROWS, screen_state, seating_lines
-from scoring.standings import cached_standings
 
 SLIDE_SECONDS = 12  # how long a slide stays: a standings page of 15 rows is read in that time
 

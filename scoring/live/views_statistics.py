@@ -10,13 +10,12 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.generic import DetailView, View
 
+from scoring.live import charts
+from scoring.live.statistics import contract_mix, day_statistics, progression
+from scoring.services import build_sheet, seat_name
 from tournaments.models import Registration, Table, Tournament
 from tournaments.posted import whole_number
 from tournaments.public_cache import CachedPublicPage, table_version
-
-from scoring.live import charts
-from scoring.services import build_sheet, seat_name
-from scoring.live.statistics import contract_mix, day_statistics, progression
 
 SVG = "image/svg+xml"
 

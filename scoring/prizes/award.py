@@ -348,9 +348,9 @@ def fund_of(tournament) -> Fund:
 def prize_list(tournament) -> PrizeList:
     """The prize list of ``tournament`` after its standings now (:func:`award`): final once every
     round is finished and the lots are drawn; before that it shows where the prizes would go."""
+    from scoring.live.statistics import day_statistics
     from scoring.models import Hand
     from scoring.standings import compute_standings
-    from scoring.live.statistics import day_statistics
 
     standings = compute_standings(tournament)
     rows = [Placed(r.entry.key, r.entry.name, r.rank, r.entry.total, r.entry.withdrawn, r.entry.club, r.entry.game_total) for r in standings.rows]

@@ -9,16 +9,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import DetailView, TemplateView
 
+from scoring.member_picker import MemberChoiceField, MemberPicker, search, search_response
+from scoring.prizes.award import parse_shares, prize_list
+from scoring.prizes.models import PrizeCategory, PrizeFund
 from tournaments import actions
 from tournaments.models import ActionLog, Registration, Tournament
 from tournaments.permissions import Can, Level, RoleRequiredMixin
 from tournaments.public_cache import CachedPublicPage
 from tournaments.text import CleanTextFormMixin
 from tournaments.versioning import touch
-
-from scoring.member_picker import MemberChoiceField, MemberPicker, search, search_response
-from scoring.prizes.models import PrizeCategory, PrizeFund
-from scoring.prizes.award import parse_shares, prize_list
 
 REGISTRATION_NAME = ("player__name", "player__club")  # how a registration is named and searched
 

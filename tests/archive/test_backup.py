@@ -11,12 +11,12 @@ from django.core.management.base import CommandError
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
+from archive.backup import BackupRefused, export_tournament, import_tournament, read_archive, write_archive
 from scoring.demo import build_tirol_demo
 from scoring.exporters.standings import standings_pdf, standings_xlsx
 from scoring.models import Hand, HandFlag
 from scoring.services import save_hand
 from scoring.standings import compute_standings
-from archive.backup import BackupRefused, export_tournament, import_tournament, read_archive, write_archive
 from tournaments.models import ActionLog, Player, Tournament
 
 
@@ -208,8 +208,8 @@ def test_a_tournament_is_deleted_only_once_its_archive_reads_back(director_clien
 
     from django.urls import reverse
 
-    from tournaments import atomic
     from archive import backup
+    from tournaments import atomic
 
     settings.DATA_DIR = tmp_path
     t = four_table.round.tournament

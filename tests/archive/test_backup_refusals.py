@@ -12,12 +12,12 @@ from decimal import Decimal as D
 import pytest
 from django.contrib.auth import get_user_model
 
+from archive import backup
+from archive.backup import BackupRefused, export_tournament, restore, summarize
 from scoring.models import Hand, HandFlag, SheetConfirmation
 from scoring.prizes.models import PrizeCategory, PrizeFund
 from scoring.services import build_sheet, confirm_sheet, delete_hand, flag_hand, save_hand
-from archive import backup
 from tournaments import services
-from archive.backup import BackupRefused, export_tournament, restore, summarize
 from tournaments.models import ActionLog, Player, Registration, Tournament, TournamentRole
 from tournaments.roles import give_role
 

@@ -4,18 +4,19 @@ too), flags, confirmations, prizes, roles and action log are computed from both 
 Users missing in the target are reported and kept by name."""
 
 import datetime
-from pathlib import Path
 import random
 from decimal import Decimal as D
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
+from archive.backup import export_tournament, import_tournament, restore, summarize
 from scoring.models import Hand, HandFlag, SheetConfirmation
-from scoring.prizes.models import PrizeCategory, PrizeFund
 from scoring.prizes.award import prize_list
+from scoring.prizes.models import PrizeCategory, PrizeFund
 from scoring.services import (
     build_sheet,
     confirm_sheet,
@@ -30,7 +31,6 @@ from scoring.services import (
 )
 from scoring.standings import compute_standings
 from tournaments import actions, services
-from archive.backup import export_tournament, import_tournament, restore, summarize
 from tournaments.clock import pause_clock, start_clock
 from tournaments.models import Player, Tournament
 from tournaments.registration.register import record_lots

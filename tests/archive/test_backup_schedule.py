@@ -8,14 +8,15 @@ import gzip
 import os
 
 import pytest
-from django.core.management import call_command
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from archive import backup
+from archive import schedule as backup_schedule
+from archive.schedule import NAME, created_micros
 from scoring.services import save_hand
 from tournaments import atomic
-from archive import backup, schedule as backup_schedule
-from archive.schedule import NAME, created_micros
 from tournaments.models import Tournament
 
 HAND = {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, "won": True}

@@ -8,8 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils.html import escape
 
+from archive import backup
+from archive import views as views_restore
 from scoring.services import save_hand
-from archive import backup, views as views_restore
 from tournaments import services
 from tournaments.models import Tournament, TournamentRole
 from tournaments.roles import organisers_group

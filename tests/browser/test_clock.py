@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from tournaments import clock, services
 from tournaments.models import Round
+
 from .helpers import log_in
 
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 from scoring.models import Hand, HandFlag
 from scoring.services import save_hand
 from tournaments import services
+
 from .helpers import log_in, type_line
 
 PHONE = {"width": 390, "height": 844}

@@ -4,6 +4,7 @@ the standings find a name; and the browser reports no violation of the policy.""
 
 from scoring.models import Hand
 from tournaments import services
+
 from .helpers import log_in
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from scoring.models import Hand
 from tournaments import services
+
 from .helpers import log_in_to_sheet, type_line
 
 

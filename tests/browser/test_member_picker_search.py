@@ -4,9 +4,10 @@ field's players are ticked from the full list."""
 
 import datetime
 
-from scoring.prizes.models import PrizeCategory
 from scoring.cups.models import Cup, CupRanking
+from scoring.prizes.models import PrizeCategory
 from tournaments.models import Player, Registration, Tournament
+
 from .helpers import log_in
 
 

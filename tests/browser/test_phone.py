@@ -12,7 +12,6 @@ from django.urls import reverse
 from scoring.services import save_hand
 from tournaments import services
 
-
 PHONE = {"width": 390, "height": 844}
 TAP = 44  # px: the smallest comfortable tap target
 

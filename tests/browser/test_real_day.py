@@ -6,7 +6,6 @@ draw round 2 and read the standings as a player would."""
 from scoring.models import Hand
 from tournaments.models import Tournament
 
-
 NAMES = [
     "Anna Berger; Imst", "Karl Dorn; Imst", "Maria Egger; Schwaz", "Hans Falk; Vomp", "Lisa Gruber; Telfs",
     "Peter Huber; Hall", "Eva Jäger; Zams", "Franz Koch; Landeck", "Rosa Lang; Imst", "Otto Maier; Wörgl",

@@ -21,8 +21,8 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from config.cache import redis_cache
-from scoring.models import Hand
 from scoring.cups.models import Cup
+from scoring.models import Hand
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -14,8 +14,10 @@ from django.apps import apps
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Hand, SheetConfirmation
+from archive import backup
+from archive.backup import BackupRefused, export_tournament, restore
 from scoring.entry.raw_rows import save_raw_rows
+from scoring.models import Hand, SheetConfirmation
 from scoring.services import (
     confirm_sheet,
     delete_hand,
@@ -27,9 +29,7 @@ from scoring.services import (
 )
 from scoring.services import tables as table_services
 from scoring.services.tables import SheetChanged, confirmation_state, confirmation_states, sheet_versions
-from archive import backup
 from tournaments import services
-from archive.backup import BackupRefused, export_tournament, restore
 
 DREIER_WON = {"dealer": 3, "contract": "dreier", "declarer": 1, "won": True}  # [-5, 15, -5, -5]
 DREIER_LOST = {"dealer": 3, "contract": "dreier", "declarer": 1, "won": False}  # [5, -15, 5, 5]

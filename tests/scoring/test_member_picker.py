@@ -11,9 +11,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from scoring.cups.models import Cup, CupRanking
 from scoring.member_picker import LIST_ALL_UP_TO, PICK_LIMIT
 from scoring.prizes.models import PrizeCategory
-from scoring.cups.models import Cup, CupRanking
 from tournaments.models import Player, Registration, Tournament
 
 

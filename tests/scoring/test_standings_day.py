@@ -7,12 +7,12 @@ played is not ranked; lots are asked for on the final standings only; the draw b
 by the order the standings page shows.
 """
 
+from fractions import Fraction
 from io import BytesIO
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from fractions import Fraction
 from openpyxl import load_workbook
 from pypdf import PdfReader
 

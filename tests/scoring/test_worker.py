@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResultQuerySet
 
-from scoring.management.commands import run_worker
 from scoring.exporters.models import ExportJob
+from scoring.management.commands import run_worker
 from tournaments import services
 
 

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Hand, HandFlag, SheetConfirmation
 from scoring.entry.raw_rows import RawRowsRejected, save_raw_rows
+from scoring.models import Hand, HandFlag, SheetConfirmation
 from scoring.services import HandConflict, RoundLocked, delete_hand, end_table, save_hand
 from tournaments import services
 from tournaments.models import ActionLog, Player, Round, Tournament

@@ -10,8 +10,6 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tournaments.draw import joint as draw_module
-from tournaments.draw import search as search_module
 from tournaments.draw import (
     DrawMode,
     RoundDraw,
@@ -26,6 +24,8 @@ from tournaments.draw import (
     round_seed,
     seat_by_cards,
 )
+from tournaments.draw import joint as draw_module
+from tournaments.draw import search as search_module
 
 KOENIGRUFEN = dict(sizes=(4, 5), preferred=4, max_other=None)
 CEGO = dict(sizes=(3, 4), preferred=3, max_other=2)

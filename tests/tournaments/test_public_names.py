@@ -7,9 +7,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from scoring.cups.models import Cup
 from scoring.services import save_hand
 from tournaments import services
-from scoring.cups.models import Cup
 from tournaments.models import Registration, TournamentRole
 
 pytestmark = pytest.mark.django_db

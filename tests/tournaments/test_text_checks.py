@@ -11,9 +11,17 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tournaments.registration import importer, register as registration
 from tournaments.models import Player, Tournament, bidi_problem, no_bidi_controls
-from tournaments.text import CleanTextFormMixin, TextValidator, line_problems, strip_encoding_mark, text_problem, visible
+from tournaments.registration import importer
+from tournaments.registration import register as registration
+from tournaments.text import (
+    CleanTextFormMixin,
+    TextValidator,
+    line_problems,
+    strip_encoding_mark,
+    text_problem,
+    visible,
+)
 
 ZWSP, BOM, NUL = "\u200b", "\ufeff", "\x00"
 

@@ -16,9 +16,9 @@ from scoring.services import (
     save_hand,
     verify_round,
 )
-from tournaments.registration import register as registration
 from tournaments import services
 from tournaments.models import Player, Tournament
+from tournaments.registration import register as registration
 
 
 def version(t) -> int:

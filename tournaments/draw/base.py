@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Union
 
-
 #: Earlier tables: an iterable of tables (rounds unknown) or ``{round_number: [table, ...]}``.
 Past = Union[Iterable[Iterable[Hashable]], Mapping[int, Iterable[Iterable[Hashable]]]]
 

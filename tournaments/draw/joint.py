@@ -22,7 +22,6 @@ from .base import (
 )
 from .search import _search
 
-
 # Search effort of draw_all_rounds, in swap evaluations (as _search): per attempt, for the whole draw
 # (the round-by-round draws of fresh starts count too), attempts in a row without a better total
 # before giving up, and the random swaps ("kicks") made after steps without improvement.

@@ -6,8 +6,17 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 
-from .base import DrawMode, Past, RoundDraw, _by_table, _check_players, _make_draw, _meetings, _past_entries, _repeat_count
-
+from .base import (
+    DrawMode,
+    Past,
+    RoundDraw,
+    _by_table,
+    _check_players,
+    _make_draw,
+    _meetings,
+    _past_entries,
+    _repeat_count,
+)
 
 # Search effort of draw_tables: restarts, steps without improvement before a restart (plus a multiple
 # of n), and a cap on the swap evaluations of one draw (keeps 1000 players well under a second).

@@ -29,13 +29,12 @@ from django.db.models.functions import Concat
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 
-from variants.notation import fold as fold_letters
-
 from tournaments import actions, signals
 from tournaments.errors import Refused
 from tournaments.models import Player, Registration, Seat, Tournament
 from tournaments.text import line_problems, split_lines, strip_encoding_mark, visible
 from tournaments.versioning import touch, touch_players
+from variants.notation import fold as fold_letters
 
 NAME_MAX = Player._meta.get_field("name").max_length
 CLUB_MAX = Player._meta.get_field("club").max_length

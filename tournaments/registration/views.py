@@ -15,9 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views import View
 
-from tournaments.registration import importer
 from tournaments.models import Tournament
 from tournaments.permissions import RoleRequiredMixin
+from tournaments.registration import importer
 
 MAX_UPLOAD = 1024 * 1024  # 1 MB: thousands of players
 

@@ -2,9 +2,10 @@
 only, no row copied (the tables keep their names, ``db_table``)."""
 
 import django.db.models.deletion
-import tournaments.models
 from django.conf import settings
 from django.db import migrations, models
+
+import tournaments.models
 
 
 def rename_content_types(old_label, new_label, model_names):

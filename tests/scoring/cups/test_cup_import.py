@@ -25,8 +25,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scoring.cups import importer as cup_import
-from scoring.cups.table import cup_standings
 from scoring.cups.models import Cup, CupResult
+from scoring.cups.table import cup_standings
 from tournaments.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from scoring.cups.roles import may_put_in_cup
 from scoring.cups.models import Cup, CupAction, CupRanking, CupResult
+from scoring.cups.roles import may_put_in_cup
 from tournaments.models import Tournament
 from tournaments.roles import organisers_group
 

@@ -8,10 +8,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring.cups.models import Cup, CupResult
 from scoring.cups.points import place_of, short_names
 from scoring.services import end_table, save_hand
 from tournaments import services
-from scoring.cups.models import Cup, CupResult
 from tournaments.models import Player
 
 RUFER_1_3_WON = {"dealer": 0, "contract": "rufer", "declarer": 1, "partner": 3, "won": True}

@@ -10,10 +10,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from scoring.cups.models import Cup, CupRanking, CupResult
 from scoring.cups.table import cup_standings
 from scoring.services import end_table, save_hand
 from tournaments import services
-from scoring.cups.models import Cup, CupRanking, CupResult
 from tournaments.models import Player
 from tournaments.registration.register import merge_players
 

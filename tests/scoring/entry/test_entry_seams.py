@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Hand
 from scoring.entry.raw_rows import RawRowsRejected, save_raw_rows
+from scoring.models import Hand
 from scoring.services import save_hand, verify_round
 from tournaments import services
 from tournaments.models import TournamentRole

@@ -13,11 +13,11 @@ from decimal import Decimal as D
 import pytest
 from django.urls import reverse
 
-from scoring.models import Hand
-from scoring.prizes.models import PrizeFund
-from scoring.prizes.award import kontra_calls, prize_list
-from scoring.services import build_sheet, end_table, save_hand
 from scoring.live.statistics import day_statistics
+from scoring.models import Hand
+from scoring.prizes.award import kontra_calls, prize_list
+from scoring.prizes.models import PrizeFund
+from scoring.services import build_sheet, end_table, save_hand
 from tournaments.models import Tournament
 
 PAGAT = {"bonus": "pagat", "team": "declarer", "announced": True, "made": True}

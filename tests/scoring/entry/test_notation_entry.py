@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoring.models import Hand
 from scoring.entry.raw_rows import RawRowsRejected, save_raw_rows
+from scoring.models import Hand
 from scoring.services import save_hand
 from tournaments import services
 

@@ -7,8 +7,16 @@ Rules: ``hand-record.md`` "The score row" (zero-sum, the sitting-out seat) and "
 import pytest
 from django.utils import translation
 
+from scoring.entry.raw_rows import (
+    LineProblem,
+    RawRowsRejected,
+    check_rows,
+    line_numbers,
+    parse_raw_rows,
+    save_raw_rows,
+    to_differences,
+)
 from scoring.models import Hand
-from scoring.entry.raw_rows import LineProblem, RawRowsRejected, check_rows, line_numbers, parse_raw_rows, save_raw_rows, to_differences
 from scoring.services import save_hand, table_info
 from tournaments import services
 from tournaments.models import Tournament

@@ -13,11 +13,11 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.cups import importer as cup_import
+from scoring.cups.models import Cup, CupRanking, CupResult
 from scoring.models import Hand, HandFlag, SheetConfirmation
 from scoring.prizes.models import PrizeCategory, PrizeFund
 from scoring.services import save_hand
 from tournaments.models import ActionLog, Player
-from scoring.cups.models import Cup, CupRanking, CupResult
 
 ZWSP, BOM, NUL = "\u200b", "\ufeff", "\x00"
 

@@ -28,8 +28,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from scoring.models import Hand
 from scoring.exporters.notation_card import notation_card
+from scoring.models import Hand
 from scoring.services import delete_hand
 from tournaments import services
 from variants import get_ruleset

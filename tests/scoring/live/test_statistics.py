@@ -14,8 +14,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.services import end_table, save_hand
 from scoring.live.statistics import NOTABLE_LIMIT, career, contract_mix, day_statistics, progression
+from scoring.services import end_table, save_hand
 from tournaments import services
 from tournaments.models import Player, Tournament
 

@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring.prizes.models import PrizeCategory, PrizeFund
 from scoring.prizes.award import BestHand, Category, Fund, Placed, award, kontra_calls, parse_shares, prize_list
+from scoring.prizes.models import PrizeCategory, PrizeFund
 from scoring.services import end_table, save_hand
 from tournaments import services
 from tournaments.models import ActionLog

@@ -10,9 +10,10 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tournaments.registration import importer
 from tournaments import services
 from tournaments.models import Player, Registration
+from tournaments.registration import importer
+
 
 def url(t):
     return reverse("tournaments_director:import_players", args=[t.pk])

@@ -5,9 +5,9 @@ import pytest
 from django.urls import reverse
 
 from scoring.services import save_hand
-from tournaments.registration import register as registration
 from tournaments import services
 from tournaments.models import Player, Registration
+from tournaments.registration import register as registration
 
 
 @pytest.fixture

@@ -11,9 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournaments.registration import register as registration
 from tournaments import services
 from tournaments.models import Player
+from tournaments.registration import register as registration
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from unittest import mock
 import pytest
 from django.urls import reverse
 
-from tournaments.registration import register as registration
 from tournaments.models import Player
+from tournaments.registration import register as registration
 
 NAMES = [
     ("Andreas Hofer-Mair", "Imst"),
