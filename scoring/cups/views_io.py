@@ -7,7 +7,7 @@ any of its tournaments changed (:func:`scoring.cups.table.cup_version`).
 
 Import: upload → preview (every tournament, every rejected row with its line and reason; nothing
 written) → confirm. The uploaded file waits in the session between preview and confirm, as in
-:mod:`tournaments.registration.views`, and is checked again on confirm; the confirm button carries the
+:mod:`tournaments.registration.views_import`, and is checked again on confirm; the confirm button carries the
 file's digest and what the preview promised, so only what was shown is imported. The imported
 tournaments are listed on the same page, each with a button that removes its results.
 """
@@ -31,7 +31,7 @@ from scoring.cups.models import Cup
 from scoring.cups.roles import CupOrganiserRequiredMixin
 from scoring.cups.table import cup_version
 from tournaments.public_cache import CachedPublicPage
-from tournaments.registration.views import PlayerFileForm
+from tournaments.registration.views_import import PlayerFileForm
 from tournaments.text import text_problem
 
 FORMATS = {
@@ -71,7 +71,7 @@ class CupExportView(CachedPublicPage, View):
 
 class CupResultsFileForm(PlayerFileForm):
     """The upload of last season's results: a CSV or xlsx file of at most 1 MB, as the player
-    import takes it (:class:`tournaments.registration.views.PlayerFileForm`)."""
+    import takes it (:class:`tournaments.registration.views_import.PlayerFileForm`)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
