@@ -4,24 +4,7 @@ only, no row copied (the table keeps its name, ``db_table``)."""
 import django.db.models.deletion
 from django.db import migrations, models
 
-
-def rename_content_types(old_label, new_label, model_names):
-    """Give the moved models' content types the new app label, so the permissions and admin log
-    entries that point at them keep pointing at them."""
-
-    def forwards(apps, schema_editor):
-        ContentType = apps.get_model("contenttypes", "ContentType")
-        for model in model_names:
-            if not ContentType.objects.filter(app_label=new_label, model=model).exists():
-                ContentType.objects.filter(app_label=old_label, model=model).update(app_label=new_label)
-
-    def backwards(apps, schema_editor):
-        ContentType = apps.get_model("contenttypes", "ContentType")
-        for model in model_names:
-            if not ContentType.objects.filter(app_label=old_label, model=model).exists():
-                ContentType.objects.filter(app_label=new_label, model=model).update(app_label=old_label)
-
-    return migrations.RunPython(forwards, backwards)
+from scoring.moved_models import rename_content_types
 
 
 def queued_tasks_follow_the_task(apps, schema_editor):
