@@ -1,4 +1,6 @@
-"""Restore a tournament from its archive on the organiser's page: upload → what the archive holds
+"""The archive's pages: the organiser downloads a tournament as one archive (:class:`BackupView`)
+or deletes it, its archive written first (:class:`DeleteTournamentView`); and restoring a tournament
+from its archive (:class:`RestoreView`): upload → what the archive holds
 (or the refusal that names why) → restore it as a new tournament with one more click.
 
 Who: a user allowed to create tournaments (``tournaments.add_tournament``, the "Organisers"

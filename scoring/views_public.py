@@ -1,5 +1,6 @@
-"""Public scoring pages: a table's score sheet and the standings (their downloads are in
-:mod:`scoring.exporters.views`). Read-only."""
+"""Public scoring pages: a table's score sheet (and its private sheet behind the table's token),
+the standings and the ruleset's rules page with its notation card (their downloads are in
+:mod:`scoring.exporters.views`)."""
 
 from django.contrib import messages
 from django.http import Http404

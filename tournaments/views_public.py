@@ -1,4 +1,4 @@
-"""Public tournament pages: list, overview, round seating and the rules page. Read-only."""
+"""Public tournament pages: list, overview and round seating. Read-only."""
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext

@@ -1,4 +1,5 @@
-"""Director scoring pages: enter, edit, delete and restore hands; end a table; the board.
+"""Score entry pages: enter, edit, delete and restore hands, their history, raw rows, flags, a
+player leaving, a table ended, a round verified or reopened, the table card.
 
 Thin: the form validates through the ruleset, :mod:`scoring.services` saves. Requests made by htmx
 get the sheet partial back (the sheet updates in place); others a redirect or the whole page.
