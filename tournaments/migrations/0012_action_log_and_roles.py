@@ -1,4 +1,4 @@
-"""The draw log becomes the tournament's action log (issue 17), and tournaments get roles.
+"""The draw log becomes the tournament's action log, and tournaments get roles.
 
 Existing installations keep working the day they upgrade: every active staff user, who could
 change every tournament until now, becomes organiser of the tournaments that exist and joins the

@@ -1,4 +1,4 @@
-"""Organisers keep the season cups (issue 19): the "Organisers" group gets the permissions to
+"""Organisers keep the season cups: the "Organisers" group gets the permissions to
 create and change cups, as it has those to create tournaments and keep the player register."""
 
 from django.db import migrations
