@@ -19,8 +19,8 @@ tables of 4 and 5, draw mode ``--mode``, default ``avoid_repeats``) it times, ``
 
   the floor is their sum, and the ratio stored draw ÷ floor;
 - **one by one** (unless ``--no-old``): the stored draw with each table created by its own INSERT,
-  as the draw was stored before it used bulk inserts (a copy of that loop below, labelled as the
-  reference), to show the gain.
+  as the draw was stored before it used bulk inserts (the reference copy of that loop that
+  ``tests/tournaments/test_draw_bulk_store.py`` compares against), to show the gain.
 
 Between repetitions the drawn rounds are deleted (not timed). The players are registered with a
 bulk insert (not timed; the start list is the same as ``tournaments.services.register`` makes).
@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from entry_bench import own_database, setup_django  # noqa: E402
+from entry_bench import own_database, release_database, setup_django  # noqa: E402
 
 GOAL_SECONDS = 0.8
 GOAL_PLAYERS = 5000
@@ -70,37 +70,6 @@ ROUNDS = 3
 
 def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
-
-
-# --------------------------------------------------------------------------------------------------
-# REFERENCE: how a drawn round was stored before the bulk inserts, one INSERT per table (a copy of
-# the former loop of tournaments.services._store_round), timed only to show the gain.
-# --------------------------------------------------------------------------------------------------
-
-
-def reference_store_round(tournament, rs, number, result, seatings, user, drawn_with):
-    """REFERENCE ONLY: the former ``_store_round``, each table created by its own INSERT."""
-    from tournaments import actions, services
-    from tournaments.models import Round, Seat, Table
-
-    report = services.draw_report(result)
-    report["mode"] = tournament.draw_mode
-    if result.seed != drawn_with:
-        report["drawn_with_seed"] = drawn_with
-    rnd = Round.objects.create(
-        tournament=tournament, number=number, seed=result.seed, repeats=[list(p) for p in result.repeats], report=report
-    )
-    actions.log(
-        tournament.pk, actions.Action.DRAWN, user, round_number=number, seed=result.seed,
-        repeats=len(result.repeats), detail=" ".join(str(len(s)) for s in seatings),
-    )
-    seats = []
-    for index, seating in enumerate(seatings):
-        table = Table.objects.create(round=rnd, number=index + 1, first_dealer=rs.first_dealer(len(seating)))
-        for position, (reg_id, card) in enumerate(seating):
-            seats.append(Seat(table=table, position=position, registration_id=reg_id, card=card.key))
-    Seat.objects.bulk_create(seats)
-    return rnd
 
 
 # --------------------------------------------------------------------------------------------------
@@ -150,6 +119,7 @@ def clear(t) -> None:
 
 def stored_draw(t, mode: str, old: bool = False) -> float:
     """Seconds for the whole stored draw of the tournament's rounds (``old``: tables one by one)."""
+    from tests.tournaments.test_draw_bulk_store import reference_store_round  # the tests' yardstick
     from tournaments import services
     from tournaments.models import Tournament
 
@@ -345,16 +315,7 @@ def main(argv=None) -> int:
         print(f"results: {out.relative_to(ROOT)}")
         return 1 if met is False else 0
     finally:
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # django not set up
-            pass
-        if args.keep_db:
-            log(f"draw_store_bench: kept database {db_url}")
-        else:
-            cleanup()
+        release_database("draw_store_bench", db_url, cleanup, args.keep_db)
 
 
 if __name__ == "__main__":

@@ -86,6 +86,22 @@ def own_database(url: str):
     sys.exit(f"entry_bench: unsupported DATABASE_URL scheme {scheme!r} (sqlite or postgres)")
 
 
+def release_database(script: str, db_url: str, cleanup, keep: bool) -> None:
+    """The end of a benchmark with a database of its own (:func:`own_database`): close Django's
+    connections if Django was set up, then drop the database with ``cleanup``, or, with ``keep``
+    (``--keep-db``), leave it and say where it is (on standard error, as ``script``)."""
+    try:
+        from django.db import connections
+
+        connections.close_all()
+    except Exception:  # django not set up
+        pass
+    if keep:
+        print(f"{script}: kept database {db_url}", file=sys.stderr, flush=True)
+    else:
+        cleanup()
+
+
 def setup_django(db_url: str) -> None:
     """Point the settings at our database, production-like (DEBUG off unless set), and set up."""
     os.environ["DATABASE_URL"] = db_url
@@ -487,16 +503,7 @@ def main(argv=None) -> int:
         connections.close_all()
         return 0 if all(r["met"] for r in results.values() if "met" in r) else 1
     finally:
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # django not set up
-            pass
-        if args.keep_db:
-            log(f"entry_bench: kept database {db_url}")
-        else:
-            cleanup()
+        release_database("entry_bench", db_url, cleanup, args.keep_db)
 
 
 if __name__ == "__main__":

@@ -693,16 +693,7 @@ def main(argv=None) -> int:
                 server.stop()
             except Exception as error:  # keep stopping the others
                 log(f"load_bench: stopping server {server.index + 1}: {error}")
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:
-            pass
-        if args.keep_db:
-            log(f"load_bench: kept database {db_url}")
-        else:
-            cleanup()
+        entry_bench.release_database("load_bench", db_url, cleanup, args.keep_db)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -270,16 +270,7 @@ def main(argv=None) -> int:
         print(f"results: {out.relative_to(ROOT)}")
         return 0 if all(r["met"] for r in results.values() if "met" in r) else 1
     finally:
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # django not set up
-            pass
-        if args.keep_db:
-            log(f"print_bench: kept database {db_url}")
-        else:
-            cleanup()
+        entry_bench.release_database("print_bench", db_url, cleanup, args.keep_db)
 
 
 if __name__ == "__main__":
