@@ -8,7 +8,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
-from django.core.exceptions import ImproperlyConfigured
 from django.db import models, transaction
 from django.db.models import Count, Max
 from django.utils.text import get_text_list
@@ -95,10 +94,7 @@ def unfinished_tables(tournament: Tournament, number: int) -> list[int]:
     ended by the director, in order: asked of the app that keeps the hands
     (:data:`tournaments.signals.unfinished_tables`). Raises ``ImproperlyConfigured`` if no
     installed app answers."""
-    tables = signals.answer(signals.unfinished_tables, Tournament, tournament=tournament, number=number)
-    if tables is None:
-        raise ImproperlyConfigured("No installed app answers tournaments.signals.unfinished_tables.")
-    return tables
+    return signals.required_answer(signals.unfinished_tables, Tournament, tournament=tournament, number=number)
 
 
 # How the draw by standings orders the players: ``order(tournament, players)`` returns
@@ -111,10 +107,7 @@ def standings_order(tournament: Tournament, players: list[int]) -> list[int]:
     players not ranked yet after them in the given order: asked of the app that keeps the
     standings (:data:`tournaments.signals.standings_order`). Raises
     ``ImproperlyConfigured`` if no installed app answers."""
-    ordered = signals.answer(signals.standings_order, Tournament, tournament=tournament, players=players)
-    if ordered is None:
-        raise ImproperlyConfigured("No installed app answers tournaments.signals.standings_order.")
-    return ordered
+    return signals.required_answer(signals.standings_order, Tournament, tournament=tournament, players=players)
 
 
 def tables_with_counts(tournament: Tournament, round_id: int | None = None) -> list[Table]:

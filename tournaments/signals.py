@@ -36,6 +36,7 @@ ignores what its receivers return. An exception a receiver raises reaches the se
 
 from __future__ import annotations
 
+from django.core.exceptions import ImproperlyConfigured
 from django.dispatch import Signal
 
 standings_order = Signal()
@@ -53,3 +54,14 @@ def answer(signal: Signal, sender, default=None, **kwargs):
         if response is not None:
             return response
     return default
+
+
+def required_answer(signal: Signal, sender, **kwargs):
+    """:func:`answer` for a question tournaments cannot do without (the draw's standings order, a
+    round's unfinished tables). Raises ``ImproperlyConfigured``, naming the signal, if no installed
+    app answers it."""
+    response = answer(signal, sender, **kwargs)
+    if response is None:
+        name = next((f"tournaments.signals.{key}" for key, value in globals().items() if value is signal), repr(signal))
+        raise ImproperlyConfigured(f"No installed app answers {name}.")
+    return response
