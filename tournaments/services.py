@@ -6,6 +6,7 @@ Views and management commands call these; the pure draw is :mod:`tournaments.dra
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 
 from django.db import models, transaction
 from django.db.models import Count, Max
@@ -96,6 +97,11 @@ def unfinished_tables(tournament: Tournament, number: int) -> list[int]:
     return signals.required_answer(signals.unfinished_tables, Tournament, tournament=tournament, number=number)
 
 
+# How the draw by standings orders the players: ``order(tournament, players)`` returns
+# ``players`` (registration ids) best first.
+StandingsOrder = Callable[[Tournament, list[int]], list[int]]
+
+
 def standings_order(tournament: Tournament, players: list[int]) -> list[int]:
     """``players`` (registration ids) in the order the standings page shows them, best first,
     players not ranked yet after them in the given order: asked of the app that keeps the
@@ -154,6 +160,7 @@ def draw_next_round(
     *,
     expected: int | None = None,
     unfinished_ok: bool = True,
+    order: StandingsOrder | None = None,
 ) -> Round:
     """Draw and store the next round, or in the mode "all rounds at the start" every remaining
     round (``tournament-formats.md`` §2). Returns the first round drawn.
@@ -166,8 +173,9 @@ def draw_next_round(
     ``expected``: the round number the director's page offered to draw; if another request drew
     it meanwhile (a double click), :class:`AlreadyDone` and nothing is drawn. ``unfinished_ok``:
     without it, a previous round with tables still playing raises :class:`UnfinishedTables`
-    naming them, for the director to confirm. The draw by standings takes the active players in
-    the standings page's order (:func:`standings_order`).
+    naming them, for the director to confirm. ``order``: how the draw by standings orders the
+    active players, called inside the draw's transaction (:data:`StandingsOrder`); by default
+    :func:`standings_order`, the standings page's order.
 
     Raises :class:`DrawRefused` when every round is drawn already or the field cannot be seated
     (the message names the nearest player counts that work).
@@ -190,7 +198,7 @@ def draw_next_round(
             raise DrawRefused(_nobody_to_seat(tournament))
         mode = tournament.draw_mode
         if mode == Tournament.DrawMode.BY_STANDINGS:
-            players = standings_order(tournament, players)
+            players = (order or standings_order)(tournament, players)
         rounds = tournament.rounds - number + 1 if mode == Tournament.DrawMode.ALL_AT_START else 1
         seed = secrets.randbelow(2**62) if seed is None else seed
         try:
@@ -359,12 +367,14 @@ def delete_last_round(tournament: Tournament, user=None, expected: int | None = 
 
 
 
-def redraw_last_round(tournament: Tournament, number: int, user=None, seed: int | None = None) -> Round:
+def redraw_last_round(
+    tournament: Tournament, number: int, user=None, seed: int | None = None, order: StandingsOrder | None = None
+) -> Round:
     """Draw round ``number``, the last one, again with a fresh seed, in one transaction: if the new
     draw is refused, the old round stays as it was. Both the deletion and the new draw are in the
     draw log. ``seed``: the seed of the draw the director saw; if the round was drawn again
-    meanwhile (a double click), :class:`AlreadyDone` and it stays as it is. Raises
-    :class:`DrawRefused`."""
+    meanwhile (a double click), :class:`AlreadyDone` and it stays as it is. ``order`` as for
+    :func:`draw_next_round`. Raises :class:`DrawRefused`."""
     with transaction.atomic():
         touch(tournament.pk)
         if tournament.round_set.filter(number__gt=number).exists():
@@ -372,4 +382,4 @@ def redraw_last_round(tournament: Tournament, number: int, user=None, seed: int 
         if seed is not None and tournament.round_set.filter(number=number).exclude(seed=seed).exists():
             raise AlreadyDone(_("Round %(number)s is drawn again already.") % {"number": number}, number)
         delete_last_round(tournament, user, expected=number)
-        return draw_next_round(tournament, user=user, expected=number)
+        return draw_next_round(tournament, user=user, expected=number, order=order)
