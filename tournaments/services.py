@@ -17,7 +17,8 @@ from django.utils.translation import ngettext
 from . import actions, signals
 from .draw import SeatingImpossible, draw_with_mode, plan_table_sizes
 from .errors import Refused
-from .models import Player, Registration, Round, Seat, Table, Tournament
+from .bulk_insert import insert_rows
+from .models import Player, Registration, Round, Seat, Table, Tournament, new_token
 from .problems import translate_problem
 from .versioning import touch
 
@@ -232,10 +233,11 @@ def _store_round(tournament, rs, number: int, result, seatings, user, drawn_with
     has its own derived seed, reproducible only from that one).
 
     Four INSERTs whatever the field's size (SQLite splits a bulk insert into batches of 999
-    parameters): the round, the log entry, the tables in one bulk insert, then their seats in
-    another (an INSERT per table made most of a 3-round draw's 2.3 s at 5,000 players). Each
-    table gets its token from the field's default (:func:`tournaments.models.new_token`) when it
-    is built, as ``create`` gives it; no signal handler listens to tables or seats being saved.
+    parameters): the round, the log entry, the tables in one :func:`~tournaments.bulk_insert.insert_rows`,
+    then their seats in another (an INSERT per table made most of a 3-round draw's 2.3 s at 5,000
+    players, and Django's ``bulk_create`` preparing each value then most of the rest). Each table
+    gets its token from :func:`tournaments.models.new_token`, the field's default; no signal
+    handler listens to tables or seats being saved.
     """
     report = draw_report(result)
     report["mode"] = tournament.draw_mode
@@ -252,16 +254,23 @@ def _store_round(tournament, rs, number: int, result, seatings, user, drawn_with
         tournament.pk, actions.Action.DRAWN, user, round_number=number, seed=result.seed,
         repeats=len(result.repeats), detail=" ".join(str(len(s)) for s in seatings),
     )
-    tables = Table.objects.bulk_create(
-        Table(round=rnd, number=index + 1, first_dealer=rs.first_dealer(len(seating)))
-        for index, seating in enumerate(seatings)
+    numbers = insert_rows(
+        Table,
+        ("round_id", "number", "first_dealer", "token"),
+        [(rnd.pk, index + 1, rs.first_dealer(len(seating)), new_token()) for index, seating in enumerate(seatings)],
+        returning=("id", "number"),
     )
-    if any(table.pk is None for table in tables):  # a database that returns no ids from a bulk insert
-        tables = list(Table.objects.filter(round=rnd).order_by("number"))
-    Seat.objects.bulk_create(
-        Seat(table_id=table.pk, position=position, registration_id=reg_id, card=card.key)
-        for table, seating in zip(tables, seatings, strict=True)
-        for position, (reg_id, card) in enumerate(seating)
+    table_ids = {number: pk for pk, number in numbers}
+    if None in table_ids.values():  # a database that returns no ids from a bulk insert
+        table_ids = dict(Table.objects.filter(round=rnd).values_list("number", "pk"))
+    insert_rows(
+        Seat,
+        ("table_id", "position", "registration_id", "card"),
+        [
+            (table_ids[index + 1], position, reg_id, card.key)
+            for index, seating in enumerate(seatings)
+            for position, (reg_id, card) in enumerate(seating)
+        ],
     )
     return rnd
 
