@@ -42,6 +42,13 @@ def role_of(user, tournament_id: int | None) -> str | None:
     return cache[tournament_id]
 
 
+def remember_role(user, tournament_id: int, level: str | None) -> None:
+    """Tell :func:`role_of` the ``level`` (a :class:`Level`, or ``None`` for no role) ``user``
+    holds in the tournament, read by the caller in a query of its own (a view loading the table
+    with the role): :func:`role_of` then asks the database nothing for it in this request."""
+    user.__dict__.setdefault("_tournament_roles", {})[tournament_id] = level
+
+
 def has_role(user, tournament_id: int | None, at_least: str) -> bool:
     """Whether ``user`` holds ``at_least`` (a :class:`Level`) or a higher role in the tournament."""
     role = role_of(user, tournament_id)

@@ -26,12 +26,21 @@ hangs on a bonus).
 from __future__ import annotations
 
 import copy
+import functools
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.entry.widgets import FastSelect
+from scoring.entry.widgets import (
+    FastCheckboxInput,
+    FastHiddenInput,
+    FastNumberInput,
+    FastRadioSelect,
+    FastSelect,
+    FastTextInput,
+)
 from scoring.models import Hand
 from scoring.services import HandRejected, TableInfo, evaluate_record
 from scoring.services.display import strike_refused
@@ -82,20 +91,37 @@ def bonus_choices(bonus, seats=(), teams=("d", "o")) -> list[tuple[str, str]]:
     choices = [("", "—")]
     if bonus.held:
         return choices + [(f"{HELD}:{seat}", _("held by %(name)s") % {"name": name}) for seat, name in seats]
-    for team, team_label in (("d", _("declarer's team")), ("o", _("opponents"))):
+    words = _bonus_words(get_language())
+    for team in ("d", "o"):
         if team not in teams:
             continue
+        team_label = words[team]
         if bonus.derived:
-            choices.append((f"{team}:a:", f"{team_label} · {_('announced')}"))
+            choices.append((f"{team}:a:", f"{team_label} · {words['a']}"))
             continue
-        for announced, ann_label in (("s", _("silent")), ("a", _("announced"))):
+        for announced in ("s", "a"):
+            ann_label = words[announced]
             if announced == "s" and bonus.announced_only:
                 continue
-            for made, made_label in (("1", _("made")), ("0", _("failed"))):
+            for made, made_label in (("1", words["1"]), ("0", words["0"])):
                 if announced == "s" and made == "0" and not bonus.can_fail_silently:
                     continue
                 choices.append((f"{team}:{announced}:{made}", f"{team_label} · {ann_label} · {made_label}"))
     return choices
+
+
+@functools.lru_cache(maxsize=16)
+def _bonus_words(language: str | None) -> dict[str, str]:
+    """The words of :func:`bonus_choices` in ``language`` (the active one, which the caller passes
+    so that each language has its own entry): translated once, not per bonus and form."""
+    return {
+        "d": _("declarer's team"),
+        "o": _("opponents"),
+        "s": _("silent"),
+        "a": _("announced"),
+        "1": _("made"),
+        "0": _("failed"),
+    }
 
 
 def bonus_entry(key: str, value: str, kontra: int | None) -> dict:
@@ -140,22 +166,23 @@ class HandForm(CleanTextFormMixin, forms.Form):
         ("struck", gettext_lazy("struck by the director")),
         ("manual", gettext_lazy("manual row")),
     )
-    outcome = forms.ChoiceField(label=gettext_lazy("Outcome"), choices=OUTCOMES, initial="played")
-    note = forms.CharField(label=gettext_lazy("Note"), required=False, max_length=500)
+    outcome = forms.ChoiceField(label=gettext_lazy("Outcome"), choices=OUTCOMES, initial="played", widget=FastSelect)
+    note = forms.CharField(label=gettext_lazy("Note"), required=False, max_length=500, widget=FastTextInput)
     reason = forms.CharField(
         label=gettext_lazy("Reason (for the history)"),
         required=False,
         max_length=100,
+        widget=FastTextInput,
         help_text=gettext_lazy("Required when striking a hand."),
     )
     # Optimistic concurrency: the hand number this form enters, or the version it edits.
-    number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
-    version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    number = forms.IntegerField(required=False, min_value=1, widget=FastHiddenInput)
+    version = forms.IntegerField(required=False, min_value=1, widget=FastHiddenInput)
     quick = forms.CharField(
         label=gettext_lazy("Quick line"),
         required=False,
         max_length=300,
-        widget=forms.TextInput(
+        widget=FastTextInput(
             attrs={
                 "id": "quick",
                 "autocomplete": "off",
@@ -168,12 +195,12 @@ class HandForm(CleanTextFormMixin, forms.Form):
     )
     # Which the scorer used last: the quick line or the fields (empty: the line if one was typed).
     source = forms.ChoiceField(
-        required=False, choices=[("", ""), ("line", "line"), ("fields", "fields")], widget=forms.HiddenInput
+        required=False, choices=[("", ""), ("line", "line"), ("fields", "fields")], widget=FastHiddenInput
     )
     # The line as the page showed it. Without the page's script ``source`` stays empty, and then the
     # line counts only when the scorer changed it: editing a hand's fields (its line is shown too)
     # must not be overruled by the unchanged line.
-    quick_was = forms.CharField(required=False, max_length=300, widget=forms.HiddenInput)
+    quick_was = forms.CharField(required=False, max_length=300, widget=FastHiddenInput)
     # Context of the hand, not part of what the line or the fields describe.
     CONTEXT_FIELDS = frozenset({"dealer", "reason", "number", "version", "quick", "source", "quick_was"})
     # The note shows on the sheet beside the names (the line holds it too); quick_was is only
@@ -234,7 +261,7 @@ class HandForm(CleanTextFormMixin, forms.Form):
             label=_("Result"),
             required=False,
             choices=[("", "—"), ("1", _("won")), ("0", _("lost"))],
-            widget=forms.RadioSelect,
+            widget=FastRadioSelect,
         )
         if "declarer_points" in self.used:
             self.fields["declarer_points"] = forms.IntegerField(
@@ -242,11 +269,12 @@ class HandForm(CleanTextFormMixin, forms.Form):
                 required=False,
                 min_value=0,
                 max_value=rs.max_card_points,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": rs.max_card_points}),
+                widget=FastNumberInput(attrs={"inputmode": "numeric", "min": 0, "max": rs.max_card_points}),
             )
         if "kontra" in self.used:
             self.fields["kontra"] = forms.TypedChoiceField(
-                label=_("Kontra on the game"), required=False, choices=kontra_choices(rs), coerce=int, empty_value=0
+                label=_("Kontra on the game"), required=False, choices=kontra_choices(rs), coerce=int, empty_value=0,
+                widget=FastSelect,
             )
         if "kontra_by" in self.used:
             self.fields["kontra_by"] = forms.TypedChoiceField(
@@ -264,9 +292,9 @@ class HandForm(CleanTextFormMixin, forms.Form):
                 widget=FastSelect,
             )
         if "against_solo" in self.used:
-            self.fields["against_solo"] = forms.BooleanField(label=_("Against a Solo (Gegensolo)"), required=False)
+            self.fields["against_solo"] = forms.BooleanField(label=_("Against a Solo (Gegensolo)"), required=False, widget=FastCheckboxInput)
         if "conceded" in self.used:
-            self.fields["conceded"] = forms.BooleanField(label=_("Conceded (schleifen)"), required=False)
+            self.fields["conceded"] = forms.BooleanField(label=_("Conceded (schleifen)"), required=False, widget=FastCheckboxInput)
         if "revoke" in self.used:
             self.fields["revoke"] = forms.TypedChoiceField(
                 label=_("Renonce by"), required=False, choices=optional_seat, coerce=int, empty_value=None, widget=FastSelect
@@ -276,7 +304,7 @@ class HandForm(CleanTextFormMixin, forms.Form):
                 continue
             help_text = _(spec.help) if spec.help else ""
             if spec.kind == "flag":
-                self.fields[spec.name] = forms.BooleanField(label=_(spec.label), required=False, help_text=help_text)
+                self.fields[spec.name] = forms.BooleanField(label=_(spec.label), required=False, help_text=help_text, widget=FastCheckboxInput)
                 continue
             choices = [("", "—")] + [(str(c.value), _(c.label)) for c in spec.choices]
             if spec.kind == "choice":
@@ -304,6 +332,7 @@ class HandForm(CleanTextFormMixin, forms.Form):
                     choices=kontra_choices(rs),
                     coerce=int,
                     empty_value=0,
+                    widget=FastSelect,
                 )
         for p in range(info.size):
             if "card_points" in self.used:
@@ -311,11 +340,27 @@ class HandForm(CleanTextFormMixin, forms.Form):
                     label=info.names[p],
                     required=False,
                     max_length=8,
-                    widget=forms.TextInput(attrs={"placeholder": self.points_hint, "inputmode": "decimal", "size": 6}),
+                    widget=FastTextInput(attrs={"placeholder": self.points_hint, "inputmode": "decimal", "size": 6}),
                 )
             self.fields[f"score_{p}"] = forms.IntegerField(
-                label=info.names[p], required=False, min_value=-9999, max_value=9999
+                label=info.names[p], required=False, min_value=-9999, max_value=9999, widget=FastNumberInput
             )
+
+    @classmethod
+    def next_hand(cls, saved: HandForm, dealer: int | None, number: int) -> HandForm:
+        """The empty form of the next hand (``number``, suggested ``dealer``) at the table whose
+        hand ``saved`` (a new hand's form, valid and saved) just entered: what ``HandForm(info=…,
+        dealer=dealer, initial={"number": number})`` renders, built on ``saved``'s fields rather
+        than the ruleset's catalogue again. The fields are shared, not copied: a table's fields do
+        not change from one hand to the next, and ``saved`` is done with them. Only for
+        rendering: the form is unbound and never validated."""
+        form = cls.__new__(cls)
+        forms.Form.__init__(form, initial={"number": number, "dealer": dealer})
+        form.fields = saved.fields
+        form.info, form.may_strike, form.hand = saved.info, saved.may_strike, None
+        form.record = form.built = form.scores = form.settlement = None
+        form.catalogue, form.contract_fields, form.used = saved.catalogue, saved.contract_fields, saved.used
+        return form
 
     @staticmethod
     def history_reason(data: dict, record: dict | None = None) -> str:

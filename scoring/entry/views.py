@@ -2,7 +2,8 @@
 player leaving, a table ended, a round verified or reopened, the table card.
 
 Thin: the form validates through the ruleset, :mod:`scoring.services` saves. Requests made by htmx
-get the sheet partial back (the sheet updates in place); others a redirect or the whole page.
+get the sheet partial back (the sheet updates in place), a new hand only what it changed on the
+sheet (:func:`render_saved`); others a redirect or the whole page.
 A scorer enters, edits and restores hands but never strikes one, nor lifts a strike
 (:func:`may_strike`): the hand commands refuse it by name
 (:func:`scoring.services.hands.refuse_strike_change`), the form and its preview say so before
@@ -11,6 +12,7 @@ saving, and the sheet and the history offer him no edit or restore of a struck h
 
 import segno
 from django.contrib import messages
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -27,19 +29,22 @@ from scoring.services import (
     describe,
     drop_player,
     end_table,
+    info_from_seats,
     record_positions,
     reopen_round,
     resolve_flag,
     restore_hand,
     save_hand,
+    sheet_after_new_hand,
     table_info,
     verify_round,
 )
 from scoring.services.hands import strike_lift_refused
+from scoring.services.tables import confirmation_state
 from scoring.views_public import sheet_context
 from tournaments.links import private_link
-from tournaments.models import Round, Table
-from tournaments.permissions import Can, Level, RoleRequiredMixin
+from tournaments.models import Round, Seat, Table, TournamentRole
+from tournaments.permissions import Can, Level, RoleRequiredMixin, has_role, remember_role
 from tournaments.posted import whole_number
 from tournaments.problems import card_labels
 from tournaments.text import text_problem
@@ -84,6 +89,57 @@ def may_strike(request, tournament_id: int) -> bool:
     return Can(request.user, tournament_id).direct
 
 
+class TableRoleRequiredMixin(RoleRequiredMixin):
+    """:class:`~tournaments.permissions.RoleRequiredMixin` for a view of one table (URL argument
+    ``table_pk``), in one query: the table's seats with their players (``self.seats``, position
+    order), the table with its round and tournament (``self.table``) and the user's role in that
+    tournament, which :func:`~tournaments.permissions.role_of` then finds cached for the rest of
+    the request. Answers as the mixin does: the login for an anonymous user, 404 for a table that
+    does not exist, 403 without ``required_role``."""
+
+    tournament_from = ("table", "table_pk")
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+
+        def role(tournament_id):  # the user's role level in the tournament at ``tournament_id``
+            mine = TournamentRole.objects.filter(tournament=OuterRef(tournament_id), user=request.user)
+            return Subquery(mine.values("level")[:1])
+
+        seats = list(
+            Seat.objects.filter(table_id=kwargs["table_pk"])
+            .select_related("table__round__tournament", "registration__player", "substitute__player")
+            .annotate(user_role=role("table__round__tournament_id"))
+            .order_by("position")
+        )
+        if seats:
+            table, user_role = seats[0].table, seats[0].user_role
+            for seat in seats:  # one table object for all
+                seat.table = table
+        else:  # a table without seats: none is drawn so
+            table = (
+                Table.objects.select_related("round__tournament")
+                .annotate(user_role=role("round__tournament_id"))
+                .filter(pk=kwargs["table_pk"])
+                .first()
+            )
+            if table is None:
+                raise Http404
+            user_role = table.user_role
+        self.table, self.seats = table, seats
+        self.permission_tournament_id = table.round.tournament_id
+        remember_role(request.user, self.permission_tournament_id, user_role)
+        if not has_role(request.user, self.permission_tournament_id, self.required_role):
+            return self.handle_no_permission()
+        return super(RoleRequiredMixin, self).dispatch(request, *args, **kwargs)
+
+    def table_info(self, record: dict | None = None, number: int | None = None):
+        """:func:`~scoring.services.table_info` of ``self.table`` from the seats loaded (no query)."""
+        tournament = self.table.round.tournament
+        return info_from_seats(self.table, self.seats, tournament, tournament.get_ruleset(), record, number)
+
+
 def render_sheet(request, table, form=None, editing=None, status=200, info=None):
     """The score sheet: its partial for htmx (always 200, so htmx swaps it), else the page."""
     ctx = sheet_context(table, form, editing, can=Can(request.user, table.round.tournament_id), info=info)
@@ -113,35 +169,67 @@ def _save(request, form, table, hand=None):
         return None
 
 
-class HandCreateView(RoleRequiredMixin, View):
-    """POST the next hand of a table. A refused hand comes back with what was typed."""
+def render_saved(request, table, form, hand):
+    """htmx's answer to a new hand saved: what changed on the sheet, each part swapped in by its id
+    (``hx-swap-oob``) and nothing else (``HX-Reswap: none``): the notices (the saved message, a
+    confirmation the hand voided), the hand's row, the totals, the next hand and a fresh form.
+    Where the rows carry the earlier hands (radelci marks) or the table is complete (no form),
+    the whole sheet, as after an edit. No query but the confirmation's, where there is one."""
+    info = form.info
+    totals = getattr(hand, "table_totals", None)
+    if totals is None or info.uses_history:
+        return render_sheet(request, table, info=info)
+    sheet = sheet_after_new_hand(info, hand, totals)
+    if sheet.complete:
+        return render_sheet(request, table, info=info)
+    can = Can(request.user, table.round.tournament_id)
+    ctx = {
+        "table": table,
+        "round": table.round,
+        "tournament": table.round.tournament,
+        "sheet": sheet,
+        "locked": False,  # the save succeeded: the round is open
+        "can": can,
+        "editing": None,
+        "flags": {},  # a hand just entered has none
+        "form": HandForm.next_hand(form, sheet.next_dealer, sheet.next_number),
+        "catalogue": info.ruleset.catalogue(),
+        "confirmation": confirmation_state(table) if can.score and getattr(hand, "table_confirmed", True) else None,
+    }
+    response = render(request, "entry/_hand_saved.html", ctx)
+    response["HX-Reswap"] = "none"
+    return response
+
+
+class HandCreateView(TableRoleRequiredMixin, View):
+    """POST the next hand of a table. A refused hand comes back with what was typed. htmx gets
+    what changed on the sheet (:func:`render_saved`), a browser without it the redirect to the
+    sheet."""
 
     required_role = Level.SCORER
-    tournament_from = ("table", "table_pk")
 
     def post(self, request, table_pk):
-        table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
-        info = table_info(table)
+        table = self.table
+        info = self.table_info()
         form = HandForm(request.POST, info=info, may_strike=may_strike(request, table.round.tournament_id))
         if form.is_valid() and (hand := _save(request, form, table)):
             messages.success(request, _("Hand %(number)s saved.") % {"number": hand.number})
-            return render_sheet(request, table, info=info) if request.htmx else redirect(table)
+            return render_saved(request, table, form, hand) if request.htmx else redirect(table)
         return render_sheet(request, table, form, status=422, info=info)
 
 
-class HandPreviewView(RoleRequiredMixin, View):
+class HandPreviewView(TableRoleRequiredMixin, View):
     """POST the form as typed: the hand in words and notation, the row it would score, or every
     refusal; for the page, the fields of a typed line and the line of the typed fields. Saves
     nothing. ``?edit=<hand pk>`` previews an edit of that hand (its seats and earlier hands)."""
 
     required_role = Level.SCORER
-    tournament_from = ("table", "table_pk")
 
     def post(self, request, table_pk):
-        table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
+        table = self.table
         editing = whole_number(request.GET.get("edit"))
         hand = get_object_or_404(Hand, pk=editing, table=table) if editing is not None else None
-        info = table_info(table, hand.record, hand.number) if hand else table_info(table)
+        info = self.table_info(hand.record, hand.number) if hand else self.table_info()
         form = HandForm(request.POST, info=info, may_strike=may_strike(request, table.round.tournament_id), hand=hand)
         return render(request, "entry/_preview.html", preview_context(form))
 

@@ -26,7 +26,7 @@ from .display import conflict_message, deleted_message, describe
 from .errors import HandConflict, HandRejected, RoundLocked
 from .hands import delete_hand, evaluate_record, restore_hand, save_hand
 from .rescoring import Rescored, refresh_seat_scores, rescore_table, table_rows
-from .sheet import Sheet, SheetRow, build_sheet
+from .sheet import Sheet, SheetRow, build_sheet, sheet_after_new_hand
 from .tables import confirm_sheet, drop_player, end_table, flag_hand, reopen_round, resolve_flag, verify_round
 
 __all__ = [
@@ -59,6 +59,7 @@ __all__ = [
     "restore_hand",
     "save_hand",
     "seat_name",
+    "sheet_after_new_hand",
     "table_info",
     "table_rows",
     "verify_round",

@@ -1,18 +1,22 @@
 """The table a hand is scored at: its seats in play, names, ruleset, cap and earlier hands.
 
 :class:`TableInfo` is what every scoring command and the entry form need to know about a table;
-:func:`lock_open_table` is the lock under which hands are numbered and re-scored.
+:func:`lock_open_table` is the lock under which hands are numbered and re-scored
+(:func:`lock_for_new_hand` the same for a new hand, in one query less).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
+from django.db import connection
 from django.utils.translation import gettext as _
 
 from tournaments.models import Round, Table
-from tournaments.versioning import touch_table
+from tournaments.versioning import touch, touch_table
 
+from ..models import Hand, SheetConfirmation
 from .errors import RoundLocked
 
 
@@ -159,10 +163,57 @@ def lock_open_table(table_id: int, *, hands_only: bool = False) -> Table:
     table = Table.objects.select_for_update(of=("self",)).select_related("round").get(pk=table_id)
     table.round.verified_at = Round.objects.values_list("verified_at", flat=True).get(pk=table.round_id)
     if table.round.verified_at is not None:
-        raise RoundLocked(
-            [
-                _("Round %(number)s is verified: its hands are locked until a director reopens it with a reason.")
-                % {"number": table.round.number}
-            ]
-        )
+        raise round_locked(table.round.number)
     return table
+
+
+def round_locked(number: int) -> RoundLocked:
+    """The refusal of a change in verified round ``number`` (raised by the caller)."""
+    return RoundLocked(
+        [_("Round %(number)s is verified: its hands are locked until a director reopens it with a reason.") % {"number": number}]
+    )
+
+
+def lock_for_new_hand(table: Table) -> tuple[int, bool]:
+    """:func:`lock_open_table` for a new hand of ``table`` (inside a transaction, hands only):
+    bump the tournament's data version, lock the table row, and return ``(number of its last
+    hand, 0 before the first; whether the players ever confirmed its sheet)``, read under the lock
+    in the same query as its round. Raises :class:`RoundLocked` if the round is verified. Two
+    queries (one ``UPDATE``, one ``SELECT``).
+
+    Every command bumps the tournament's version first (:mod:`tournaments.versioning`), verifying
+    a round too; once that ``UPDATE`` holds the tournament's row, a verification is committed or
+    not begun, so the round read in the next statement is as it stands."""
+    if "round" in table._state.fields_cache:
+        touch(table.round.tournament_id, hands_only=True)
+    else:
+        touch_table(table.pk, hands_only=True)
+    with connection.cursor() as cursor:
+        cursor.execute(_new_hand_lock_sql(connection.vendor), [table.pk])
+        verified, round_number, last_number, confirmed = cursor.fetchone()
+    if verified is not None:
+        raise round_locked(round_number)
+    return last_number or 0, bool(confirmed)
+
+
+@functools.lru_cache(maxsize=4)
+def _new_hand_lock_sql(vendor: str) -> str:
+    """The ``SELECT`` of :func:`lock_for_new_hand`, written once (the ORM would build the same
+    statement on every save): the table's round's verification and number, its last hand's
+    number and whether its sheet was confirmed, the table's row locked where the database locks
+    rows (``FOR UPDATE OF`` the table; SQLite's transaction holds the whole database). ``vendor``:
+    the database's, which the statement is written for."""
+    q = connection.ops.quote_name
+    table, rnd = Table._meta, Round._meta
+    hand, confirmation = Hand._meta, SheetConfirmation._meta
+    lock = f" FOR UPDATE OF {q(table.db_table)}" if connection.features.has_select_for_update_of else ""
+    return (
+        f"SELECT {q(rnd.db_table)}.{q(rnd.get_field('verified_at').column)}, {q(rnd.db_table)}.{q(rnd.get_field('number').column)}, "
+        f"(SELECT MAX(h.{q(hand.get_field('number').column)}) FROM {q(hand.db_table)} h"
+        f" WHERE h.{q(hand.get_field('table').column)} = {q(table.db_table)}.{q(table.pk.column)}), "
+        f"EXISTS (SELECT 1 FROM {q(confirmation.db_table)} c"
+        f" WHERE c.{q(confirmation.get_field('table').column)} = {q(table.db_table)}.{q(table.pk.column)}) "
+        f"FROM {q(table.db_table)} INNER JOIN {q(rnd.db_table)}"
+        f" ON {q(rnd.db_table)}.{q(rnd.pk.column)} = {q(table.db_table)}.{q(table.get_field('round').column)} "
+        f"WHERE {q(table.db_table)}.{q(table.pk.column)} = %s{lock}"
+    )

@@ -23,10 +23,10 @@ from tournaments.permissions import acting_user
 from tournaments.problems import translate_problem
 
 from ..models import Hand
-from .context import TableInfo, lock_open_table, table_info
+from .context import TableInfo, lock_for_new_hand, lock_open_table, table_info
 from .display import conflict_message, deleted_message, strike_refused
 from .errors import HandConflict, HandRejected
-from .rescoring import refresh_seat_scores, rescore_table, stamp
+from .rescoring import add_to_seat_scores, refresh_seat_scores, rescore_table, stamp
 
 
 def evaluate_record(info: TableInfo, record: dict):
@@ -84,6 +84,10 @@ def save_hand(
     whether the user may strike a hand or lift a strike (a director; off for a scorer). An edit
     that changes neither the record nor the row (saved as it stands, the current version restored)
     writes nothing: no version in the history, so the players' confirmation of the sheet holds.
+    The hand returned carries ``table_totals``, the table's totals per seat (position order) after
+    the save, where it wrote one; a new hand also ``table_confirmed``, whether the players had
+    confirmed the table's sheet before it (read under the lock; such a confirmation no longer
+    holds now).
 
     Raises :class:`HandRejected` when the ruleset refuses the hand, the round is verified, the
     table's hands are all played (the round's cap, or fewer if the director ended the table), or
@@ -97,19 +101,21 @@ def save_hand(
     if info.reduced:
         record = {**record, "seats": info.positions}
         scores = info.widen(scores)
+    new = hand is None
     with transaction.atomic():
-        lock_open_table(table.pk, hands_only=True)
-        if hand is None:
-            last = table.hands.order_by("-number").first()
-            number = (last.number if last else 0) + 1
+        if new:
+            last_number, confirmed = lock_for_new_hand(table)
+            number = last_number + 1
             if expected_number is not None and expected_number != number:
-                other = table.hands.get(number=expected_number) if expected_number < number else last
+                # the hand entered as that number meanwhile, or, for a number ahead, the last one
+                other = table.hands.filter(number=min(expected_number, number - 1)).first()
                 raise HandConflict([conflict_message(other, info, _("entered"))])
             if number > info.cap:
                 raise HandRejected([_("This table has played all %(cap)s hands of the round.") % {"cap": info.cap}])
             hand = Hand(table=table, number=number)
             hand.entered_by = acting_user(user)
         else:
+            lock_open_table(table.pk, hands_only=True)
             current = Hand.objects.select_for_update().filter(pk=hand.pk).first()
             if current is None:
                 raise HandConflict([deleted_message(hand)])
@@ -132,9 +138,15 @@ def save_hand(
         hand.scores = scores
         stamp(hand, user, reason)
         hand.save()
-        if info.uses_history:
-            rescore_table(table, info.ruleset, len(info.seats), user, after=hand.number)
-        refresh_seat_scores(table, info.seats)
+        if new:
+            # The last hand of the table: no later hand to score again, and its row is added to
+            # the seats' scores rather than every hand's row read and summed again.
+            hand.table_totals = add_to_seat_scores(table, info.seats, hand.number, scores)
+            hand.table_confirmed = confirmed
+        else:
+            if info.uses_history:
+                rescore_table(table, info.ruleset, len(info.seats), user, after=hand.number)
+            hand.table_totals = refresh_seat_scores(table, info.seats)
     return hand
 
 

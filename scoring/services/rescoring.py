@@ -3,13 +3,15 @@
 :func:`rescore_table` serves the save, the deletion and the restoring of a hand (rulesets whose
 rows depend on the earlier hands, Bled radelci, re-score the hands after it) and ``manage.py
 recompute`` (every hand, reporting the rows that changed and the hands the ruleset now refuses).
-:func:`refresh_seat_scores` keeps the seats' round scores that the standings read.
+:func:`refresh_seat_scores` keeps the seats' round scores that the standings read
+(:func:`add_to_seat_scores` adds a new last hand's row to them).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db import connection
 from django.utils.translation import gettext as _
 
 from tournaments.models import Seat, Table
@@ -100,3 +102,41 @@ def refresh_seat_scores(table: Table, seats: list | None = None) -> list[int]:
         seat.score, seat.substitute_score = total, sub
     Seat.objects.bulk_update(changed, ["score", "substitute_score"])
     return [t + s for t, s in zip(totals, later)]
+
+
+def add_to_seat_scores(table: Table, seats: list, number: int, row: list[int]) -> list[int]:
+    """Add the row of a new hand ``number`` of ``table`` (over all its ``seats``, in position
+    order) to the seats' round scores, and return the table's totals per seat after it (the sum
+    of its hands' rows, what :func:`refresh_seat_scores` returns). One ``UPDATE … RETURNING``
+    instead of reading every hand of the table.
+
+    Call under the table's lock, for a hand numbered after every other hand of the table (so the
+    seats' scores are their hands' sums before and after: :func:`refresh_seat_scores` keeps them so
+    for every other change). A seat whose substitute plays from hand ``number`` on adds it to the
+    substitute's score, decided by the row as it stands, not by ``seats`` as the caller read them.
+    Without ``RETURNING`` (SQLite before 3.35) the seats are refreshed from the hands instead."""
+    if connection.vendor not in ("postgresql", "sqlite") or (
+        connection.vendor == "sqlite" and connection.Database.sqlite_version_info < (3, 35)
+    ):
+        return refresh_seat_scores(table, seats)
+    q = connection.ops.quote_name
+    field = Seat._meta.get_field
+    position, score, sub, sub_from, table_col = (
+        q(field(name).column) for name in ("position", "score", "substitute_score", "substitute_from", "table")
+    )
+    by_position = " ".join("WHEN %s THEN %s" for _seat in seats)
+    delta = f"(CASE {position} {by_position} ELSE 0 END)"
+    substitute_plays = f"({sub_from} IS NOT NULL AND {sub_from} <= %s)"
+    sql = (
+        f"UPDATE {q(Seat._meta.db_table)} SET "
+        f"{score} = {score} + CASE WHEN {substitute_plays} THEN 0 ELSE {delta} END, "
+        f"{sub} = {sub} + CASE WHEN {substitute_plays} THEN {delta} ELSE 0 END "
+        f"WHERE {table_col} = %s RETURNING {position}, {score}, {sub}"
+    )
+    pairs = [v for seat, s in zip(seats, row) for v in (seat.position, s)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [number, *pairs, number, *pairs, table.pk])
+        stored = {p: (own, later) for p, own, later in cursor.fetchall()}
+    for seat in seats:
+        seat.score, seat.substitute_score = stored.get(seat.position, (seat.score, seat.substitute_score))
+    return [seat.score + seat.substitute_score for seat in seats]

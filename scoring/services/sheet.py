@@ -56,6 +56,7 @@ class Sheet:
     rows: list[SheetRow] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     next_number: int = 1
+    played: int = 0  # hands on the sheet (``rows`` may hold only the newest: sheet_after_new_hand)
     next_dealer: int | None = None
     next_vorhand: int | None = None
     complete: bool = False
@@ -93,35 +94,67 @@ def build_sheet(table: Table, info: TableInfo | None = None) -> Sheet:
     last_dealer = None  # physical position
     for hand in table.hands.order_by("number"):
         record = hand.record
-        positions = record_positions(record, full)
-        dealer = positions[record.get("dealer", 0)]
-        out = rs.sitting_out(record.get("dealer", 0), len(positions))
         sheet.totals = [a + b for a, b in zip(sheet.totals, hand.scores)]
         note = ""
         if rs.uses_history:
             wide = in_numbering(record, full, list(range(full)))
             note = " ".join(translate_problem(p) for p in rs.history_note(wide, history, full))
             history.append(wide)
-        sheet.rows.append(
-            SheetRow(
-                hand=hand,
-                dealer=dealer,
-                label=describe(record, info.sheet_names, rs, hand.scores),
-                scores=hand.scores,
-                totals=list(sheet.totals),
-                sitting_out=None if out is None else positions[out],
-                dealer_name=info.sheet_names.get(dealer, "?"),
-                note=note,
-                notation=rs.format_hand(record, len(positions)),
-                code=rs.format_hand({k: v for k, v in record.items() if k != "note"}, len(positions)),
-                hand_note=shown_note(record),
-            )
-        )
-        last_dealer = dealer
+        row = sheet_row(info, hand, list(sheet.totals), note)
+        sheet.rows.append(row)
+        last_dealer = row.dealer
     if rs.marks_label:
         sheet.marks = dict(enumerate(rs.history_marks(history, full)))
-    sheet.next_number = len(sheet.rows) + 1
-    sheet.complete = len(sheet.rows) >= info.cap
+    _next_hand(sheet, table, len(sheet.rows), last_dealer)
+    return sheet
+
+
+def sheet_after_new_hand(info: TableInfo, hand: Hand, totals: list[int]) -> Sheet:
+    """The score sheet of ``info``'s table right after ``hand`` was entered as its last hand, with
+    that hand's row only (``rows``), the table's ``totals`` after it (as
+    :func:`~scoring.services.save_hand` returns them: ``hand.table_totals``) and the next hand;
+    what the sheet on the scorer's page needs to change, without reading the table's hands again
+    (no query). Not for a ruleset whose rows carry the earlier hands (``uses_history``: the
+    row's note and the seats' marks need them): :func:`build_sheet` there."""
+    if info.uses_history:
+        raise ValueError("a sheet that carries the earlier hands is built by build_sheet")
+    sheet = Sheet(info=info, totals=list(totals))
+    row = sheet_row(info, hand, list(totals))
+    sheet.rows.append(row)
+    _next_hand(sheet, info.table, hand.number, row.dealer)
+    return sheet
+
+
+def sheet_row(info: TableInfo, hand: Hand, totals: list[int], note: str = "") -> SheetRow:
+    """The sheet's row of stored ``hand`` with the table's running ``totals`` after it (all seats,
+    position order) and its radelci ``note``."""
+    rs = info.ruleset
+    record = hand.record
+    positions = record_positions(record, len(info.seats))
+    dealer = positions[record.get("dealer", 0)]
+    out = rs.sitting_out(record.get("dealer", 0), len(positions))
+    return SheetRow(
+        hand=hand,
+        dealer=dealer,
+        label=describe(record, info.sheet_names, rs, hand.scores),
+        scores=hand.scores,
+        totals=totals,
+        sitting_out=None if out is None else positions[out],
+        dealer_name=info.sheet_names.get(dealer, "?"),
+        note=note,
+        notation=rs.format_hand(record, len(positions)),
+        code=rs.format_hand({k: v for k, v in record.items() if k != "note"}, len(positions)),
+        hand_note=shown_note(record),
+    )
+
+
+def _next_hand(sheet: Sheet, table: Table, played: int, last_dealer: int | None) -> None:
+    """Set ``sheet``'s next hand, after ``played`` hands of which the last was dealt by
+    ``last_dealer`` (a physical position; ``None`` before the first)."""
+    info = sheet.info
+    sheet.played = played
+    sheet.next_number = played + 1
+    sheet.complete = played >= info.cap
     if not sheet.complete and info.size:
         # The dealer moves on from the last hand entered (its record is what was played, even
         # after a hand before it was deleted) to the next seat in play; the first hand follows
@@ -133,4 +166,3 @@ def build_sheet(table: Table, info: TableInfo | None = None) -> Sheet:
             following = [(last_dealer + k) % n for k in range(1, n + 1)]
             sheet.next_dealer = info.positions.index(next(p for p in following if p in info.positions))
         sheet.next_vorhand = (sheet.next_dealer + 1) % info.size
-    return sheet
