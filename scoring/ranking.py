@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.utils.translation import ngettext
 
 MISSING = float("-inf")  # a round not played (withdrawn) is worse than any score
@@ -19,7 +20,8 @@ MISSING = float("-inf")  # a round not played (withdrawn) is worse than any scor
 
 @dataclass
 class Entry:
-    """A player's results: ``rounds`` holds one score per round (``None`` = not played)."""
+    """A player's results: ``rounds`` holds one score per round (``None`` = not played).
+    (:func:`scoring.standings.compute_standings` passes the fields by position, in this order.)"""
 
     key: object
     name: str
@@ -45,7 +47,7 @@ class Entry:
     @property
     def game_total(self) -> int:
         """The sum of the round scores (game points, Schrift)."""
-        return sum(r for r in self.rounds if r is not None)
+        return sum([r for r in self.rounds if r is not None])
 
     @property
     def total(self) -> float:
@@ -74,6 +76,51 @@ class Row:
         return self.entry.total
 
 
+class Texts:
+    """What the tie-break texts of one ranking work out once, however many rows use it: each
+    phrase translated into the active language (``texts(BEST_ROUND)`` is ``gettext(BEST_ROUND)``,
+    looked up the first time only; the phrases are marked with ``gettext_noop`` where they are
+    defined), and what a tie-break explains an entry from (:meth:`once`)."""
+
+    def __init__(self):
+        self._translated: dict[str, str] = {}
+        self._last: dict[object, tuple[Entry, object]] = {}
+
+    def __call__(self, message: str) -> str:
+        text = self._translated.get(message)
+        if text is None:
+            text = self._translated[message] = _(message)
+        return text
+
+    def once(self, compute, entry: Entry):
+        """``compute(entry)``, not computed again when asked next for the same entry: the ranking
+        compares each entry with the one above it, then with the one below. Only the last entry's
+        is kept (thousands kept to the end would only feed the garbage collector)."""
+        last = self._last.get(compute)
+        if last is not None and last[0] is entry:
+            return last[1]
+        value = compute(entry)
+        self._last[compute] = (entry, value)
+        return value
+
+
+# The phrases of the tie-break texts (translated through Texts, once per ranking).
+BEST_ROUND = gettext_noop("best round")
+SECOND_BEST_ROUND = gettext_noop("second-best round")
+THIRD_BEST_ROUND = gettext_noop("third-best round")
+NTH_BEST_ROUND = gettext_noop("%(ordinal)s. best round")  # the fourth and after
+ORDINAL_ROUNDS = (BEST_ROUND, SECOND_BEST_ROUND, THIRD_BEST_ROUND)
+NOT_YET_PLAYED = gettext_noop("not yet played")
+NOT_PLAYED = gettext_noop("not played")
+STILL_PLAYING = gettext_noop("%(score)s (still playing)")
+CRITERION_SO_FAR = gettext_noop("%(criterion)s so far: %(above)s to %(below)s")
+CRITERION = gettext_noop("%(criterion)s: %(above)s to %(below)s")
+DRAWN_LOT = gettext_noop("drawn lot: %(above)s before %(below)s")
+CARD_DRAW = gettext_noop("card draw: %(above)s before %(below)s")
+GAME_POINTS = gettext_noop("game points: %(above)s to %(below)s")
+LEVEL = gettext_noop("level")
+
+
 class BestRounds:
     """Best round, then second-best round, and so on (Tirol cup rules §7; TI20; WTC)."""
 
@@ -81,49 +128,48 @@ class BestRounds:
 
     @staticmethod
     def sort_key(entry: Entry) -> tuple:
-        return tuple(-r for r in sorted((MISSING if r is None else r for r in entry.rounds), reverse=True))
+        """The negated round scores, best round first (a round not played last)."""
+        return tuple(sorted([-MISSING if r is None else -r for r in entry.rounds]))
 
     @staticmethod
     def _ranked(entry: Entry) -> list[tuple[float, bool, bool]]:
-        """``(score, still playing, missed)`` per round, best first (a round without a score
+        """``(-score, still playing, missed)`` per round, best first (a round without a score
         last: one still to come before one missed); of equal scores a finished round comes
         first, so a comparison names a finished one if it can."""
-        playing = entry.playing or [False] * len(entry.rounds)
-        missed = entry.missed or [False] * len(entry.rounds)
-        cells = [(MISSING, False, bool(m)) if r is None else (r, bool(p), False) for r, p, m in zip(entry.rounds, playing, missed)]
-        return sorted(cells, key=lambda c: (-c[0], c[1], c[2]))
+        rounds = entry.rounds
+        playing = entry.playing or [False] * len(rounds)
+        missed = entry.missed or [False] * len(rounds)
+        cells = [(-MISSING, False, bool(m)) if r is None else (-r, bool(p), False) for r, p, m in zip(rounds, playing, missed)]
+        cells.sort()
+        return cells
 
     @staticmethod
-    def _show(entry: Entry, cell: tuple[float, bool, bool], so_far: bool) -> str:
+    def _show(entry: Entry, cell: tuple[float, bool, bool], so_far: bool, texts: Texts) -> str:
         score, playing, missed = cell
-        if score == MISSING:
+        if score == -MISSING:
             # A round without a score for him: during the tournament it is still to come, unless
             # he withdrew or it is over for him (drawn without a seat for him, e.g. registered
             # late; his table ended without a hand); in the final standings it was not played.
-            return _("not yet played") if so_far and not entry.withdrawn and not missed else _("not played")
+            return texts(NOT_YET_PLAYED) if so_far and not entry.withdrawn and not missed else texts(NOT_PLAYED)
         if playing:
-            return _("%(score)s (still playing)") % {"score": score}
-        return str(score)
+            return texts(STILL_PLAYING) % {"score": -score}
+        return str(-score)
 
     @classmethod
-    def explain(cls, above: Entry, below: Entry, so_far: bool = False) -> str:
+    def explain(cls, above: Entry, below: Entry, so_far: bool = False, texts: Texts | None = None) -> str:
         """The first of the ranked rounds in which ``above`` beats ``below``, as "second-best
         round: 12 to 9"; ``so_far``: the tournament goes on (more rounds to play or a table
-        still playing), said as "second-best round so far: 0 (still playing) to not yet played"."""
-        for i, (a, b) in enumerate(zip(cls._ranked(above), cls._ranked(below))):
+        still playing), said as "second-best round so far: 0 (still playing) to not yet played".
+        ``texts``: the ranking's :class:`Texts` (a fresh one if not given)."""
+        texts = texts or Texts()
+        for i, (a, b) in enumerate(zip(texts.once(cls._ranked, above), texts.once(cls._ranked, below))):
             if a[0] != b[0]:
-                if i == 0:
-                    label = _("best round")
-                elif i == 1:
-                    label = _("second-best round")
-                elif i == 2:
-                    label = _("third-best round")
-                else:
-                    label = _("%(ordinal)s. best round") % {"ordinal": i + 1}
-                values = {"criterion": label, "above": cls._show(above, a, so_far), "below": cls._show(below, b, so_far)}
-                if so_far:
-                    return _("%(criterion)s so far: %(above)s to %(below)s") % values
-                return _("%(criterion)s: %(above)s to %(below)s") % values
+                label = texts(ORDINAL_ROUNDS[i]) if i < len(ORDINAL_ROUNDS) else texts(NTH_BEST_ROUND) % {"ordinal": i + 1}
+                return texts(CRITERION_SO_FAR if so_far else CRITERION) % {
+                    "criterion": label,
+                    "above": cls._show(above, a, so_far, texts),
+                    "below": cls._show(below, b, so_far, texts),
+                }
         return ""
 
 
@@ -136,6 +182,7 @@ class Lots:
 
     key = "lots"
     whole_group = True
+    phrase = DRAWN_LOT
 
     @staticmethod
     def decides(entry: Entry) -> bool:
@@ -145,11 +192,11 @@ class Lots:
     def sort_key(entry: Entry) -> tuple:
         return (entry.lot if entry.lot is not None else float("inf"),)
 
-    @staticmethod
-    def explain(above: Entry, below: Entry, so_far: bool = False) -> str:
+    @classmethod
+    def explain(cls, above: Entry, below: Entry, so_far: bool = False, texts: Texts | None = None) -> str:
         if above.lot is None and below.lot is None or above.lot == below.lot:
             return ""
-        return _("drawn lot: %(above)s before %(below)s") % {
+        return (texts or _)(cls.phrase) % {
             "above": above.lot if above.lot is not None else "–",
             "below": below.lot if below.lot is not None else "–",
         }
@@ -160,15 +207,7 @@ class CardDraw(Lots):
     recorded like lots, 1 for the highest card."""
 
     key = "card_draw"
-
-    @staticmethod
-    def explain(above: Entry, below: Entry, so_far: bool = False) -> str:
-        if above.lot is None and below.lot is None or above.lot == below.lot:
-            return ""
-        return _("card draw: %(above)s before %(below)s") % {
-            "above": above.lot if above.lot is not None else "–",
-            "below": below.lot if below.lot is not None else "–",
-        }
+    phrase = CARD_DRAW
 
 
 class GamePoints:
@@ -181,12 +220,12 @@ class GamePoints:
         return (-entry.game_total,)
 
     @staticmethod
-    def explain(above: Entry, below: Entry, so_far: bool = False) -> str:
+    def explain(above: Entry, below: Entry, so_far: bool = False, texts: Texts | None = None) -> str:
         """A sum of game points is what it is at any moment: the text is the same while the
         tournament goes on (the standings say they are provisional)."""
         if above.game_total == below.game_total:
             return ""
-        return _("game points: %(above)s to %(below)s") % {"above": above.game_total, "below": below.game_total}
+        return (texts or _)(GAME_POINTS) % {"above": above.game_total, "below": below.game_total}
 
 
 TIEBREAKS = {t.key: t for t in (BestRounds, GamePoints, Lots, CardDraw)}
@@ -201,40 +240,55 @@ def rank(entries: list[Entry], tiebreaks: tuple[str, ...] = ("best_rounds", "lot
     tie-break key.
     """
     breakers = [TIEBREAKS[k] for k in tiebreaks]
-
-    def prefix(entry: Entry, upto: int) -> tuple:
-        return (-entry.total, *(b.sort_key(entry) for b in breakers[:upto]))
+    # Each entry's total and tie-break keys, computed once (the sort and the comparisons of
+    # neighbours below use them again).
+    totals = [e.total for e in entries]
+    keys = [[b.sort_key(e) for b in breakers] for e in entries]
 
     # Level groups in which a whole-group tie-break (the lots) is not yet complete: it stays silent.
     incomplete: set[tuple] = set()
     for i, b in enumerate(breakers):
         if getattr(b, "whole_group", False):
             groups: dict[tuple, list[Entry]] = {}
-            for e in entries:
-                groups.setdefault(prefix(e, i), []).append(e)
+            for e, total, ks in zip(entries, totals, keys):
+                groups.setdefault((-total, *ks[:i]), []).append(e)
             incomplete |= {(i, k) for k, members in groups.items() if not all(b.decides(m) for m in members)}
 
-    def key(entry: Entry) -> tuple:
-        parts: list = [-entry.total]
-        for i, b in enumerate(breakers):
-            parts.append(() if (i, tuple(parts)) in incomplete else b.sort_key(entry))
+    def key(total: float, ks: list[tuple]) -> tuple:
+        parts: list = [-total]
+        for i, k in enumerate(ks):
+            parts.append(() if (i, tuple(parts)) in incomplete else k)
         return tuple(parts)
 
-    ordered = sorted(entries, key=lambda e: (key(e), e.start_number))
+    if incomplete:
+        full = [key(total, ks) for total, ks in zip(totals, keys)]
+    else:
+        full = [(-total, *ks) for total, ks in zip(totals, keys)]
+    # By key, then start number, then as given: two stable sorts (comparing nested keys once more
+    # with the start number and index would take twice as long on a large field).
+    starts = [e.start_number for e in entries]
+    order = sorted(sorted(range(len(entries)), key=starts.__getitem__), key=full.__getitem__)
+    texts = Texts()
     rows: list[Row] = []
-    for position, entry in enumerate(ordered, start=1):
-        row = Row(rank=position, entry=entry)
-        if rows and rows[-1].entry.total == entry.total:
+    previous = None
+    for position, j in enumerate(order, start=1):
+        entry = entries[j]
+        if previous is None or totals[previous] != totals[j]:
+            rows.append(Row(position, entry))
+        elif full[previous] == full[j]:
             above = rows[-1]
-            if key(above.entry) == key(entry):
-                row.rank, row.shared = above.rank, True
-                row.needs_lot = above.needs_lot = True
-                row.tiebreak = _("level")
+            above.needs_lot = True
+            rows.append(Row(above.rank, entry, texts(LEVEL), True, True))
+        else:
+            above = rows[-1].entry
+            for b in breakers:  # the first tie-break that separates them says how
+                text = b.explain(above, entry, so_far, texts)
+                if text:
+                    break
             else:
-                row.tiebreak = next(
-                    (text for b in breakers if (text := b.explain(above.entry, entry, so_far))), ""
-                )
-        rows.append(row)
+                text = ""
+            rows.append(Row(position, entry, text))
+        previous = j
     return rows
 
 

@@ -11,13 +11,15 @@ withdrew before he played is not ranked at all.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
+from operator import itemgetter
 
-from django.db.models import Count
+from django.db import connection
 
-from tournaments.models import Seat, Table, Tournament
+from tournaments.models import Player, Registration, Round, Seat, Table, Tournament
 
+from .models import Hand
 from .ranking import TIEBREAKS, Entry, Row, rank
 
 
@@ -55,26 +57,75 @@ class TableState:
     finished: bool
 
 
+def _fetch(sql: str, params: list) -> list[tuple]:
+    """The rows of one SQL query. The standings read thousands of rows with a few columns each:
+    plain tuples from the cursor, without building the ORM's queries and rows around them."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _name(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _table_rows(tournament: Tournament, seat_counts: bool = True) -> list[tuple]:
+    """Every drawn round of ``tournament`` with each of its tables as ``(table_id, round_number,
+    number, ended_after, hand_count[, seat_count])``; a round without a table as one row of
+    ``(None, round_number, None, None, 0[, 0])`` (one query; the seat count only with
+    ``seat_counts``). Each count is a subquery per table over its ``table_id`` index: a join of
+    hands and seats would multiply the rows to count (a table of 4 with 16 hands: 64) before
+    counting them distinct."""
+    seats = f", (SELECT COUNT(*) FROM {_name(Seat)} s WHERE s.table_id = t.id)" if seat_counts else ""
+    return _fetch(
+        f"SELECT t.id, r.number, t.number, t.ended_after, (SELECT COUNT(*) FROM {_name(Hand)} h WHERE h.table_id = t.id){seats}"
+        f" FROM {_name(Round)} r LEFT JOIN {_name(Table)} t ON t.round_id = r.id WHERE r.tournament_id = %s",
+        [tournament.pk],
+    )
+
+
+def _progress(tournament: Tournament, tables: list[tuple], sizes: dict[int, int] | None = None):
+    """``(table_id, round_number, number, played, finished)`` per table, what :class:`TableState`
+    says, from the rows of :func:`_table_rows` (a generator of plain tuples: thousands of tables
+    make no object each). ``sizes``: the seats per table id where the rows have no seat count.
+    The hand cap is asked of the tournament once per table size and end, not once per table."""
+    caps: dict[tuple[int, int | None], int] = {}
+    for table_id, round_number, number, ended_after, hands, *seats in tables:
+        if table_id is None:
+            continue  # a round without tables
+        size = seats[0] if sizes is None else sizes.get(table_id, 0)
+        cap = caps.get((size, ended_after))
+        if cap is None:
+            cap = caps[(size, ended_after)] = tournament.hand_cap(size, ended_after)
+        yield table_id, round_number, number, hands > 0, hands >= cap
+
+
 def table_states(tournament: Tournament) -> dict[int, TableState]:
     """``{table_id: TableState}`` of every table of the tournament (one query)."""
-    states = {}
-    for table_id, round_number, number, hands, seats, ended_after in (
-        Table.objects.filter(round__tournament=tournament)
-        .annotate(hand_count=Count("hands", distinct=True), seat_count=Count("seats", distinct=True))
-        .values_list("id", "round__number", "number", "hand_count", "seat_count", "ended_after")
-    ):
-        cap = tournament.hand_cap(seats, ended_after)
-        states[table_id] = TableState(round_number, number, hands > 0, hands >= cap)
-    return states
+    return {table_id: TableState(*state) for table_id, *state in _progress(tournament, _table_rows(tournament))}
+
+
+def _seats(tournament: Tournament, by_seat: bool = True) -> list[tuple[int, int, int | None, int, int]]:
+    """Every seat of ``tournament`` as ``(registration_id, score, substitute_id,
+    substitute_score, table_id)`` (one query); ``by_seat``: by table and seat, else in no
+    particular order (sorting them is a good part of the query on a large field)."""
+    order = " ORDER BY s.table_id, s.position" if by_seat else ""
+    return _fetch(
+        f"SELECT s.registration_id, s.score, s.substitute_id, s.substitute_score, s.table_id FROM {_name(Seat)} s"
+        f" JOIN {_name(Table)} t ON t.id = s.table_id JOIN {_name(Round)} r ON r.id = t.round_id"
+        f" WHERE r.tournament_id = %s{order}",
+        [tournament.pk],
+    )
 
 
 def seat_rows(tournament: Tournament) -> list[tuple[int, int, int | None, int, int, int, int]]:
     """Every seat of ``tournament`` as ``(registration_id, score, substitute_id,
-    substitute_score, round_number, table_number, table_id)`` (one query)."""
-    return list(
-        Seat.objects.filter(table__round__tournament=tournament).values_list(
-            "registration_id", "score", "substitute_id", "substitute_score", "table__round__number", "table__number", "table_id"
-        )
+    substitute_score, round_number, table_number, table_id)``, by table and seat (one query)."""
+    return _fetch(
+        f"SELECT s.registration_id, s.score, s.substitute_id, s.substitute_score, r.number, t.number, s.table_id"
+        f" FROM {_name(Seat)} s JOIN {_name(Table)} t ON t.id = s.table_id JOIN {_name(Round)} r ON r.id = t.round_id"
+        f" WHERE r.tournament_id = %s ORDER BY s.table_id, s.position",
+        [tournament.pk],
     )
 
 
@@ -98,26 +149,15 @@ def round_results(
     return results
 
 
-def table_points_by_round(tournament: Tournament, ruleset, states: dict[int, TableState] | None = None) -> dict[int, dict[int, float]]:
-    """``{registration_id: {round_number: table points}}`` (``tarok-bled.md`` §7): each played
-    table's seats ranked by their round score (one query). A table without a hand gives none.
-
-    **Decision**: a seat a substitute took over is ranked by its whole round score and its table
-    points go to the registered player; the substitute keeps his game points.
-    """
-    states = table_states(tournament) if states is None else states
-    tables: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
-    for reg_id, score, sub_score, round_number, table_id in Seat.objects.filter(
-        table__round__tournament=tournament
-    ).values_list("registration_id", "score", "substitute_score", "table__round__number", "table_id"):
-        state = states.get(table_id)
-        if state is not None and state.played:
-            tables[(round_number, table_id)].append((reg_id, score + sub_score))
-    points: dict[int, dict[int, float]] = defaultdict(dict)
-    for (round_number, _table), seats in tables.items():
-        for (reg_id, _score), tp in zip(seats, ruleset.table_points([s for _r, s in seats])):
-            points[reg_id][round_number] = tp
-    return points
+def _registrations(tournament: Tournament) -> list[tuple[int, str, str, int, int | None, bool | int]]:
+    """``(registration_id, name, club, start_number, lot, withdrawn)`` of every registration of
+    ``tournament``, by start number (one query; ``withdrawn`` is 0 or 1 on SQLite)."""
+    return _fetch(
+        f"SELECT g.id, p.name, p.club, g.start_number, g.lot, g.withdrawn"
+        f" FROM {_name(Registration)} g JOIN {_name(Player)} p ON p.id = g.player_id"
+        f" WHERE g.tournament_id = %s ORDER BY g.start_number",
+        [tournament.pk],
+    )
 
 
 def compute_standings(tournament: Tournament, after: int | None = None) -> Standings:
@@ -130,46 +170,106 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
     round not yet played: :meth:`scoring.ranking.BestRounds.explain`); a drawn round in which a
     player has no seat (he registered late, he sat out) or whose table ended without a hand reads
     "not played", as it will stay.
+
+    Three queries however large the field: the drawn rounds with their tables and the tables'
+    hand counts, the seats with their round scores (which the scoring services keep), the
+    registrations with their players. A table drawn after the tables were read counts as not
+    played.
     """
-    drawn = list(tournament.round_set.order_by("number").values_list("number", flat=True))
+    tables = _table_rows(tournament, seat_counts=False)
+    drawn = sorted({row[1] for row in tables})
     rounds = [n for n in drawn if after is None or n <= after]
-    states = table_states(tournament)
-    counted = [s for s in states.values() if s.round_number in rounds]
-    finished = all(s.finished for s in counted)
-    final = rounds == drawn and len(drawn) >= tournament.rounds and finished
     ruleset = tournament.get_ruleset()
+    by_table_points = ruleset.victory_points == "table_points"
+    # The seats' order matters only to the table points, which rank a table's seats in seat
+    # order: a player has one seat or substitute's place a round (the draw seats him once,
+    # tournaments.services.seat_substitute refuses one who plays already).
+    seats = _seats(tournament, by_seat=by_table_points)
+    # Per table: its column among the counted rounds (None: not counted), number, played, finished.
+    column = {n: i for i, n in enumerate(rounds)}
+    where = {
+        table_id: (column.get(round_number), number, played, done)
+        for table_id, round_number, number, played, done in _progress(tournament, tables, Counter(map(itemgetter(4), seats)))
+    }
+    finished = all(done for i, _number, _played, done in where.values() if i is not None)
+    final = rounds == drawn and len(drawn) >= tournament.rounds and finished
     # Drawn tie-breaks (lots, cards) settle the final result only.
     tiebreaks = tuple(k for k in ruleset.tiebreaks if final or not getattr(TIEBREAKS[k], "whole_group", False))
-    seats = seat_rows(tournament)
-    results = round_results(tournament, states, seats)
-    # A round without a score is still to come for a player seated at a table that has not
-    # finished it; for anyone else (drawn without him: registered late, sat out) it is over.
-    to_come = {(reg_id, n) for reg_id, _s, _sub, _ss, n, _num, table_id in seats if not getattr(states.get(table_id), "finished", False)}
-    by_table_points = ruleset.victory_points == "table_points"
-    victory = table_points_by_round(tournament, ruleset, states) if by_table_points else None
-    # Table points are provisional while the player's own table plays on.
-    playing = {(s.round_number, s.number) for s in counted if s.played and not s.finished}
+
+    unknown = (None, 0, False, False)  # a table drawn after the tables were read
+    width = len(rounds)
+    # Per player: his score, table number and "his table still plays it" per counted round (no
+    # score: None, None, False). A round without a score is still to come for a player seated at
+    # a table that has not finished it (``to_come``); for anyone else (drawn without him:
+    # registered late, sat out) it is over.
+    cells: dict[int, tuple[list, list, list]] = {}
+    to_come: set[int] = set()  # registration id × 32 + column (at most 20 rounds)
+    played: set[int] = set()  # has a score in some drawn round, counted or not
+    points_tables: dict[int, list[tuple[int, int]]] = defaultdict(list)  # Bled: counted, played tables' seats
+    for reg_id, score, sub_id, sub_score, table_id in seats:
+        i, number, has_hand, done = where.get(table_id, unknown)
+        if has_hand:
+            played.add(reg_id)
+            if sub_id is not None:
+                played.add(sub_id)
+        if i is None:
+            continue
+        if not done:
+            to_come.add(reg_id * 32 + i)
+        if not has_hand:
+            continue
+        if by_table_points:
+            points_tables[table_id].append((reg_id, score + sub_score))
+        mine = cells.get(reg_id)
+        if mine is None:
+            mine = cells[reg_id] = ([None] * width, [None] * width, [False] * width)
+        mine[0][i], mine[1][i], mine[2][i] = score, number, not done
+        if sub_id is not None:  # a substitute took over the seat: the rest of the round is his
+            theirs = cells.get(sub_id)
+            if theirs is None:
+                theirs = cells[sub_id] = ([None] * width, [None] * width, [False] * width)
+            theirs[0][i], theirs[1][i], theirs[2][i] = sub_score, number, not done
+
+    # Bled: each played table's seats ranked by their round score (``tarok-bled.md`` §7). A seat
+    # a substitute took over is ranked by its whole round score (**Decision**), its table points
+    # go to the registered player; the substitute keeps his game points.
+    victory: dict[int, list] = {}
+    for table_id, members in points_tables.items():
+        i = where[table_id][0]
+        for (reg_id, _score), tp in zip(members, ruleset.table_points([s for _r, s in members])):
+            mine = victory.get(reg_id)
+            if mine is None:
+                mine = victory[reg_id] = [None] * width
+            mine[i] = tp
+
     entries = []
-    for pk, name, club, start_number, lot, withdrawn in tournament.registrations.values_list(
-        "pk", "player__name", "player__club", "start_number", "lot", "withdrawn"
-    ):
-        mine = results.get(pk, {})
-        if withdrawn and not mine:
-            continue  # withdrew before he played: not ranked
+    for pk, name, club, start_number, lot, withdrawn in _registrations(tournament):
+        mine = cells.get(pk)
+        if mine is None:
+            if withdrawn and pk not in played:
+                continue  # withdrew before he played: not ranked
+            mine = ([None] * width, [None] * width, [False] * width)
+        scores, numbers, playing = mine
+        if None in scores:
+            missed = [score is None and pk * 32 + i not in to_come for i, score in enumerate(scores)]
+        else:
+            missed = [False] * width
         entries.append(
+            # By position, in the order of Entry's fields: keywords take twice as long, and
+            # this runs once a player.
             Entry(
-                key=pk,
-                name=name,
-                club=club,
-                start_number=start_number,
-                rounds=[mine[n][0] if n in mine else None for n in rounds],
-                tables=[mine[n][1] if n in mine else None for n in rounds],
-                lot=lot,
-                withdrawn=withdrawn,
-                victory=None if victory is None else [victory.get(pk, {}).get(n) for n in rounds],
-                provisional=[n in mine and (n, mine[n][1]) in playing for n in rounds] if victory is not None else [],
-                playing=[n in mine and (n, mine[n][1]) in playing for n in rounds],
-                missed=[n not in mine and (pk, n) not in to_come for n in rounds],
+                pk,  # key
+                name,
+                club,
+                start_number,
+                scores,  # rounds
+                numbers,  # tables
+                lot,
+                bool(withdrawn),
+                (victory.get(pk) or [None] * width) if by_table_points else None,  # victory
+                list(playing) if by_table_points else [],  # provisional: table points that may change
+                playing,
+                missed,
             )
         )
     # The tie-breaks say "so far" while the tournament goes on: a table of a counted round still

@@ -127,8 +127,17 @@ class Tournament(models.Model):
         return variants.get_ruleset(self.ruleset, self.edition, self.options)
 
     def hands_for_table(self, table_size: int) -> int:
-        """Hand cap for a table of ``table_size`` (``koenigrufen.md`` §5; Cego 24 at every table)."""
-        return self.get_ruleset().hands_per_round(table_size, self.hands_per_round)
+        """Hand cap for a table of ``table_size`` (``koenigrufen.md`` §5; Cego 24 at every table).
+
+        The answer is kept on this object per table size: pages ask it for each of hundreds of
+        tables, and each answer builds the ruleset. It is keyed by everything it depends on, so
+        a changed ruleset, edition, options or hands per round is asked anew."""
+        key = (self.ruleset, self.edition, repr(self.options), self.hands_per_round, table_size)
+        caps = self.__dict__.setdefault("_hand_caps", {})
+        cap = caps.get(key)
+        if cap is None:
+            cap = caps[key] = self.get_ruleset().hands_per_round(table_size, self.hands_per_round)
+        return cap
 
     def hand_cap(self, table_size: int, ended_after: int | None = None) -> int:
         """The hands a table of ``table_size`` plays in its round: the count the director ended it
