@@ -18,12 +18,19 @@ kept. A render for an anonymous visitor (a miss) counts against his address's ra
 
 The cache may fail (a Redis outage reads as misses and drops writes): then every request renders
 its page itself, at once, and nobody waits for a render mark that was never written.
+
+A visitor the middleware would not act on (no session, no message) gets his ``304`` or the cached
+page before the middleware runs (:mod:`config.conditional`, through
+:meth:`CachedPublicPage.unrendered_answer`): the version query and, for a page, the cache, or the
+copy of it this process took from the cache in the last seconds (:class:`RecentPages`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 
 from django.conf import settings
@@ -35,7 +42,7 @@ from django.utils.translation import get_language
 
 from . import ratelimits
 from .models import Table
-from .versioning import current_stamp, stamp
+from .versioning import PreparedQuery, current_stamp, stamp
 
 # A page being rendered is marked for at most RENDER_LOCK_S (a worker killed mid-render leaves the
 # mark to expire); others wait up to RENDER_WAIT_S for it (a 1,000-player standings page takes
@@ -58,14 +65,19 @@ def layout_version(tournament_id: int) -> tuple[int, str] | None:
     return None if found is None else (tournament_id, found)
 
 
+_TABLE_STAMP = PreparedQuery(
+    lambda pk: Table.objects.filter(pk=pk).order_by().values_list(
+        "round__tournament_id", "round__tournament__data_version", "round__tournament__created"
+    ),
+    arity=1,
+)
+
+
 def table_version(table_id: int) -> tuple[int, str] | None:
-    """``(tournament id, version stamp)`` of the tournament table ``table_id`` is played in."""
-    row = (
-        Table.objects.filter(pk=table_id)
-        .values_list("round__tournament_id", "round__tournament__data_version", "round__tournament__created")
-        .first()
-    )
-    return None if row is None else (row[0], stamp(row[1], row[2]))
+    """``(tournament id, version stamp)`` of the tournament table ``table_id`` is played in (one
+    query, compiled once: :class:`~tournaments.versioning.PreparedQuery`)."""
+    rows = _TABLE_STAMP.rows(table_id)
+    return None if not rows else (rows[0][0], stamp(rows[0][1], rows[0][2]))
 
 
 def canonical_query(params: Mapping[str, object]) -> str:
@@ -84,12 +96,74 @@ def page_key(found: tuple[int, str], language: str, fragment: str, full_path: st
     return f"page:{found[0]}:{found[1]}:{language}:{fragment}:{path}"
 
 
+# The request headers that make a GET conditional (django.utils.cache.get_conditional_response).
+CONDITIONS = ("HTTP_IF_MATCH", "HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_UNMODIFIED_SINCE")
+
+
+def page_tag(found: tuple[int, str], language: str, fragment: str) -> str:
+    """The ``ETag`` of a public page: its tournament and version (``found``), language, page or
+    fragment (``"p"``/``"f"``) and the release of the code (the cache's key prefix), weak
+    (``W/"1.7.1795756373730265.de.p.3f2a9c1b7d4e"``)."""
+    return f'W/"{found[0]}.{found[1]}.{language}.{fragment}.{settings.CACHES["default"]["KEY_PREFIX"]}"'
+
+
 def cacheable(request: HttpRequest) -> bool:
     """Whether ``request`` may be answered from the cache: an anonymous GET or HEAD with no
     message waiting to be shown."""
     if request.method not in ("GET", "HEAD") or request.user.is_authenticated:
         return False
     return len(messages.get_messages(request)) == 0
+
+
+class RecentPages:
+    """The pages this process took from the cache lately, by their cache key, for at most
+    ``seconds`` each and ``max_bytes`` together (least recently used out first). A key holds the
+    page's version, so its page does not change while the key lives: a copy in the process is as
+    good as the cache's, and reading it costs microseconds instead of a round trip to Redis and
+    the unpickling. Only :meth:`CachedPublicPage.unrendered_answer` (the answer before the
+    middleware) reads and fills it. ``get`` returns ``(content, content type)`` or ``None``."""
+
+    def __init__(self, seconds: float = 30.0, max_bytes: int = 8 * 1024 * 1024):
+        self.seconds = seconds
+        self.max_bytes = max_bytes
+        self._pages: OrderedDict[str, tuple[float, tuple[bytes, str]]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()  # the development server and threaded workers share it
+
+    def get(self, key: str) -> tuple[bytes, str] | None:
+        with self._lock:
+            found = self._pages.get(key)
+            if found is None:
+                return None
+            if found[0] < time.monotonic():
+                self._drop(key)
+                return None
+            self._pages.move_to_end(key)
+            return found[1]
+
+    def put(self, key: str, page: tuple[bytes, str]) -> None:
+        size = len(page[0])
+        if size > self.max_bytes // 8:
+            return  # a page this big (a 5,000-player standings) would push out dozens
+        with self._lock:
+            if key in self._pages:
+                self._drop(key)
+            self._pages[key] = (time.monotonic() + self.seconds, page)
+            self._bytes += size
+            while self._bytes > self.max_bytes:
+                self._drop(next(iter(self._pages)))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pages.clear()
+            self._bytes = 0
+
+    def _drop(self, key: str) -> None:
+        _expires, (content, _type) = self._pages.pop(key)
+        self._bytes -= len(content)
+
+
+recent_pages = RecentPages()
 
 
 class CachedPublicPage:
@@ -124,14 +198,14 @@ class CachedPublicPage:
         if found is None:
             return super().dispatch(request, *args, **kwargs)
         fragment = "f" if getattr(request, "htmx", False) else "p"
-        tag = f'W/"{found[0]}.{found[1]}.{get_language()}.{fragment}.{settings.CACHES["default"]["KEY_PREFIX"]}"'
+        tag = page_tag(found, get_language(), fragment)
         not_modified = get_conditional_response(request, etag=tag)
         if not_modified is not None:
             return self._finish(not_modified, tag)
         query = canonical_query(self.cache_params())
         request.META["QUERY_STRING"] = query
         request.GET = QueryDict(query)
-        key = page_key(found, get_language(), fragment, f"{request.path}?{query}" if query else request.path)
+        key = self._key(found, get_language(), fragment, query)
         rendering = key + ":rendering"
         cached = cache.get(key)
         owner = False
@@ -159,6 +233,41 @@ class CachedPublicPage:
         finally:
             if owner:
                 cache.delete(rendering)
+
+    def unrendered_answer(self, language: str, fragment: str) -> tuple[int, str, bytes, str | None] | None:
+        """What :meth:`dispatch` answers to an anonymous GET or HEAD with no message waiting
+        when it renders nothing, as ``(status, ETag, body, content type)``: ``(304, tag, b"",
+        None)``, or the cached page ``(200, tag, content, its type)``; its headers are those
+        :meth:`_finish` gives. ``None`` when :meth:`dispatch` would render (no version, no page in
+        the cache or the cache failed) or answer otherwise (a failed precondition: ``412``).
+        For the answer before the middleware (:mod:`config.conditional`): call it on a view after
+        ``setup()``, with the language the request would be given and ``"f"`` for an htmx
+        request (``"p"`` else). Queries: the version (one); the cache: one read, none for a 304.
+        Reads ``self.request`` and never changes it."""
+        found = self.version_for(**self.kwargs)
+        if found is None:
+            return None
+        tag = page_tag(found, language, fragment)
+        meta = self.request.META
+        if meta.get("HTTP_IF_NONE_MATCH") == tag and "HTTP_IF_MATCH" not in meta and "HTTP_IF_UNMODIFIED_SINCE" not in meta:
+            return 304, tag, b"", None  # the browser's own ETag back: get_conditional_response's 304
+        if any(name in meta for name in CONDITIONS):
+            answer = get_conditional_response(self.request, etag=tag)
+            if answer is not None:
+                return (304, tag, b"", None) if answer.status_code == 304 else None
+        key = self._key(found, language, fragment, canonical_query(self.cache_params()))
+        cached = recent_pages.get(key)
+        if cached is None:
+            cached = cache.get(key)
+            if cached is None:
+                return None
+            recent_pages.put(key, cached)
+        content, content_type = cached
+        return 200, tag, content, content_type
+
+    def _key(self, found: tuple[int, str], language: str, fragment: str, query: str) -> str:
+        path = self.request.path
+        return page_key(found, language, fragment, f"{path}?{query}" if query else path)
 
     @staticmethod
     def _rendered_meanwhile(key: str, rendering: str):

@@ -20,11 +20,15 @@ for the few milliseconds of their transaction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+import hashlib
+import weakref
+from collections.abc import Callable, Iterable
 
-from django.db.models import F
+from django.db import connections
+from django.db.models import F, QuerySet, Subquery
 
-from .models import Tournament
+from .models import Registration, Tournament
 
 
 def _bumps(hands_only: bool) -> dict:
@@ -66,9 +70,156 @@ def stamp(data_version: int, created) -> str:
     return f"{data_version}.{int(created.timestamp() * 1_000_000)}"
 
 
+class PreparedQuery:
+    """A ``values_list`` query written with the ORM and compiled to SQL once per database
+    connection, then run with new parameter values: the ORM's own SQL and value conversion
+    without building and compiling the query again for every request. The version queries of
+    the public pages run on every conditional GET, where building, compiling and sending them
+    through Django's cursor cost several times the query itself.
+
+    On PostgreSQL with psycopg 3 the statement is also prepared (:func:`_statement_cursor`):
+    planned once per connection instead of once per request; its timestamps come as aware
+    datetimes in the session's time zone (the same instants as the ORM's).
+
+    ``build(*params)`` returns the query for ``params`` (whole numbers: ids); it is called once
+    per connection with stand-in values, which must each appear once among the compiled
+    query's parameters (else every call builds the query anew, as the ORM would). :meth:`rows`
+    returns the rows as tuples, converted as the ORM converts them; errors are Django's
+    database errors, and the query is in the query log like any other (``DEBUG``, tests)."""
+
+    _STAND_INS = (-730_001, -730_002, -730_003, -730_004)
+
+    def __init__(self, build: Callable[..., QuerySet], arity: int):
+        self._build = build
+        self._arity = arity
+        self._compiled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def _compile(self, connection):
+        stand_ins = self._STAND_INS[: self._arity]
+        compiler = self._build(*stand_ins).query.get_compiler(connection=connection)
+        sql, params = compiler.as_sql()
+        params = list(params)
+        slots = [[i for i, value in enumerate(params) if value == stand_in] for stand_in in stand_ins]
+        if any(len(found) != 1 for found in slots):
+            return None
+        converters = compiler.get_converters([column for column, _sql, _alias in compiler.select[: compiler.col_count]])
+        return sql, params, [found[0] for found in slots], compiler, converters
+
+    def rows(self, *params: int, using: str = "default") -> list[tuple]:
+        """The query's rows for ``params`` on database ``using``."""
+        connection = connections[using]
+        compiled = self._compiled.get(connection, False)
+        if compiled is False:
+            compiled = self._compiled[connection] = self._compile(connection)
+        if compiled is None:
+            return list(self._build(*params).using(using))
+        sql, values, slots, compiler, converters = compiled
+        values = list(values)
+        for slot, value in zip(slots, params, strict=True):
+            values[slot] = int(value)
+        cursor = _statement_cursor(connection)
+        if cursor is None or connection.queries_logged or connection.execute_wrappers:
+            # Django's cursor wrapper: the query log, execute_wrapper()s, a broken transaction refused
+            wrapped = connection.cursor() if cursor is None else connection.make_debug_cursor(cursor)
+            if cursor is not None and not connection.queries_logged:
+                wrapped = connection.make_cursor(cursor)
+            with wrapped:
+                wrapped.execute(sql, values)
+                found = wrapped.fetchall()
+        else:
+            connection.validate_no_broken_transaction()
+            with connection.wrap_database_errors:
+                cursor.execute(sql, values, prepare=True)
+                found = cursor.fetchall()
+        if not converters:
+            return [tuple(row) for row in found]
+        return [tuple(row) for row in compiler.apply_converters(found, converters)]
+
+
+# Per Django connection: (its psycopg connection, a cursor on it that prepares its statements).
+_statement_cursors: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _statement_cursor(connection):
+    """A psycopg 3 cursor for ``connection`` (connected first, as Django's ``cursor()`` does) that
+    binds its parameters on the server and prepares its statements, kept while the connection
+    lasts; ``None`` for another database or driver (then Django's cursor serves). Django's own
+    cursors bind on the client and prepare nothing, so PostgreSQL would plan every version
+    query anew: half of its time."""
+    if connection.vendor != "postgresql" or _preparing_cursor_class() is None:
+        return None
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    raw = connection.connection
+    kept = _statement_cursors.get(connection)
+    if kept is not None and kept[0] is raw and not kept[1].closed:
+        return kept[1]
+    with connection.wrap_database_errors:
+        cursor = _preparing_cursor_class()(raw)
+        # psycopg's own timestamp loader (in C), not Django's (in Python, setting the time zone
+        # Django's connection has): the same instants, in the session's time zone.
+        from psycopg import adapters
+        from psycopg.pq import Format
+
+        timestamptz = adapters.types["timestamptz"].oid
+        cursor.adapters.register_loader(timestamptz, adapters.get_loader(timestamptz, Format.TEXT))
+    _statement_cursors[connection] = (raw, cursor)
+    return cursor
+
+
+@functools.cache
+def _preparing_cursor_class():
+    """psycopg 3's cursor with server-side binding whose ``execute`` always prepares (also when
+    Django's debug wrapper calls it); ``None`` without psycopg 3."""
+    from django.db.backends.postgresql.psycopg_any import is_psycopg3
+
+    if not is_psycopg3:
+        return None
+    import psycopg
+
+    class PreparingCursor(psycopg.Cursor):
+        def execute(self, query, params=None, **kwargs):
+            return super().execute(query, params, prepare=True)
+
+    return PreparingCursor
+
+
+_STAMPS = {
+    layout: PreparedQuery(
+        lambda pk, field=("layout_version" if layout else "data_version"): Tournament.objects.filter(pk=pk).order_by().values_list(field, "created"),
+        arity=1,
+    )
+    for layout in (False, True)
+}
+
+
 def current_stamp(tournament_id: int, *, layout: bool = False) -> str | None:
     """:func:`stamp` of the tournament as committed now (of its layout version with ``layout``),
-    ``None`` if there is no such tournament."""
-    field = "layout_version" if layout else "data_version"
-    row = Tournament.objects.filter(pk=tournament_id).values_list(field, "created").first()
-    return None if row is None else ("L" if layout else "") + stamp(*row)
+    ``None`` if there is no such tournament. One query, compiled once (:class:`PreparedQuery`)."""
+    rows = _STAMPS[layout].rows(tournament_id)
+    return None if not rows else ("L" if layout else "") + stamp(*rows[0])
+
+
+def _player_tournaments(tournament_id, registration_id) -> QuerySet:
+    player = Registration.objects.filter(pk=registration_id, tournament_id=tournament_id).order_by().values("player_id")[:1]
+    return (
+        Tournament.objects.filter(registrations__player_id=Subquery(player))
+        .order_by("pk")
+        .values_list("pk", "data_version", "created")
+    )
+
+
+_PLAYER_STAMPS = PreparedQuery(_player_tournaments, arity=2)
+
+
+def player_stamp(tournament_id: int, registration_id: int) -> str | None:
+    """The version of a player's own page, which shows his results in every tournament he plays:
+    the :func:`stamp` of each tournament his player is registered in, joined (``"<id>:<stamp>"``
+    by id, with ``-``) and hashed (SHA-256, 20 hex digits). ``None`` when registration
+    ``registration_id`` is not one of tournament ``tournament_id``. One query, compiled once."""
+    rows = _PLAYER_STAMPS.rows(tournament_id, registration_id)
+    if not rows:
+        return None
+    joined = "-".join(f"{pk}:{stamp(version, created)}" for pk, version, created in rows)
+    return hashlib.sha256(joined.encode()).hexdigest()[:20]

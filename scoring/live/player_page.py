@@ -4,7 +4,6 @@ all the tournaments played (:func:`scoring.live.statistics.career`)."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 
 from django.db.models import Q
@@ -12,9 +11,9 @@ from django.db.models import Q
 from scoring.live.statistics import Career, career
 from scoring.services import build_sheet, seat_name
 from scoring.standings import cached_standings
-from tournaments.models import Registration, Seat, Tournament
+from tournaments.models import Registration, Seat
 from tournaments.problems import card_labels
-from tournaments.versioning import stamp
+from tournaments.versioning import player_stamp
 
 
 @dataclass
@@ -122,15 +121,9 @@ def player_page(registration: Registration) -> PlayerPage:
 
 def page_version(tournament_id: int, registration_id: int) -> tuple[int, str] | None:
     """``(tournament id, version stamp)`` of a player's page for the page cache
-    (:class:`~tournaments.public_cache.CachedPublicPage`): the data versions of every tournament
-    of his player joined and hashed, since the page shows his results in all of them (two
-    queries). ``None`` when the registration is not one of tournament ``tournament_id`` (the
-    view answers 404)."""
-    player_id = (
-        Registration.objects.filter(pk=registration_id, tournament_id=tournament_id).values_list("player_id", flat=True).first()
-    )
-    if player_id is None:
-        return None
-    rows = Tournament.objects.filter(registrations__player_id=player_id).order_by("pk").values_list("pk", "data_version", "created")
-    joined = "-".join(f"{pk}:{stamp(version, created)}" for pk, version, created in rows)
-    return tournament_id, hashlib.sha256(joined.encode()).hexdigest()[:20]
+    (:class:`~tournaments.public_cache.CachedPublicPage`): :func:`tournaments.versioning.player_stamp`,
+    the data versions of every tournament of his player, since the page shows his results in all
+    of them (one query). ``None`` when the registration is not one of tournament ``tournament_id``
+    (the view answers 404)."""
+    found = player_stamp(tournament_id, registration_id)
+    return None if found is None else (tournament_id, found)
