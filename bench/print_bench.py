@@ -12,12 +12,20 @@ hand entered), then times, ``--repeat`` times each after one unmeasured warm-up 
   the certificates of the first 3 places.
 
 Each is rendered by its registered exporter (:mod:`scoring.exporters`, ``render()``; the score
-sheets and table results in parts of ten tables, as the background worker does). Then a
+sheets and table results in parts of ten tables, as the background worker does). The standings PDF
+and the score sheets are laid out in chunks on as many processes as there are CPUs
+(:mod:`tournaments.pdf`); each is timed against its **floor in the same run**, alternating with
+it: the same HTML (rendered once beforehand) as one WeasyPrint document in this process (the
+standings: ``html_to_pdf``; the score sheets: their parts laid out one after another and joined,
+the single-process path), with the ratio of the medians and whether the pages' text is the
+floor's (pypdf, page by page). **Peak memory** of each: this process's peak resident set during
+the call (``VmHWM``, reset before it through ``/proc/self/clear_refs``)
+and the busiest child's (its own ``ru_maxrss``); goal under 400 MiB at 5,000 players. Then a
 **repeated download** of each through the export view (:class:`scoring.exporters.views.ExportView`,
 a ``RequestFactory`` request of a director), which reads the file kept for the data version from
 the storage: goal < 50 ms. Wall clock (``time.perf_counter``) and CPU time (``time.process_time``) per call, SQL
 queries counted with ``CaptureQueriesContext``, PDF pages with pypdf. Prints a table and writes
-``bench/results/print-<sqlite|postgresql>.json``; the exit status is 1 when a goal is missed (on
+``bench/results/print-<sqlite|postgresql>-<players>.json``; the exit status is 1 when a goal is missed (on
 the median). An export whose first call runs over ``--limit`` seconds (default 120) is aborted and
 reported as missed. ``--only`` runs some of the exports (e.g. ``--only standings_xlsx``). A fixed
 pure-Python loop is timed before and after (``speed_reference_s``): the same code takes twice as
@@ -27,6 +35,7 @@ long on a machine, or at a moment, where that loop does. The project's database 
     .venv/bin/python bench/print_bench.py
     .venv/bin/python bench/print_bench.py --only standings_xlsx
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/print_bench.py
+    .venv/bin/python bench/print_bench.py --players 5000 --repeat 2 --only standings_pdf,score_sheets_pdf
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ import os
 import platform
 import signal
 import statistics
+import subprocess
 import sys
 import time
 from io import BytesIO
@@ -46,6 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 GOALS_S = {"standings_pdf": 5.0, "standings_xlsx": 2.0, "score_sheets_pdf": 10.0}
 REPEAT_GOAL_S = 0.05  # a repeated download of an unchanged export, served from the storage
+MEMORY_GOAL_MIB = 400  # peak resident memory of the parent and of each child (the floor: one process)
+FLOORED = ("standings_pdf", "score_sheets_pdf")  # timed against one WeasyPrint document of the same HTML
 EXPORTERS = {  # benchmark name -> (exporter identifier, its parameters)
     "standings_pdf": ("standings-pdf", {}),
     "standings_xlsx": ("standings-xlsx", {}),
@@ -89,6 +101,45 @@ def speed_reference() -> float:
     return round(time.process_time() - started, 3)
 
 
+def reset_peak() -> None:
+    """Start this process's peak resident memory (``VmHWM``) afresh (Linux; nothing elsewhere)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def peak_mib(field: str = "VmHWM") -> float | None:
+    """This process's peak resident memory since :func:`reset_peak` (``field="VmRSS"``: its
+    resident memory now), in MiB (Linux)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
+
+
+def git_commit() -> str:
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=10)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
+                               text=True, timeout=10)
+        return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def page_texts(content: bytes) -> list[str]:
+    from pypdf import PdfReader
+
+    return [page.extract_text() for page in PdfReader(BytesIO(content)).pages]
+
+
 def pages(content: bytes) -> int | None:
     if not content.startswith(b"%PDF"):
         return None
@@ -105,6 +156,8 @@ def main(argv=None) -> int:
         "--limit", type=int, default=120, help="abort an export whose first call takes longer (seconds, default 120)"
     )
     parser.add_argument("--keep-db", action="store_true", help="do not delete the benchmark database")
+    parser.add_argument("--db-prefix", default="tarock_bench",
+                        help="PostgreSQL: the benchmark's own database is <prefix>_<pid> (default tarock_bench)")
     parser.add_argument(
         "--only", default="", help="comma-separated exports to run (default: all), e.g. standings_xlsx,standings_pdf"
     )
@@ -116,7 +169,7 @@ def main(argv=None) -> int:
     import tempfile
 
     os.environ["DATA_DIR"] = tempfile.mkdtemp(prefix="print-bench-")  # rendered exports, removed by the OS's tmp cleaning
-    db_url, cleanup = entry_bench.own_database(os.environ.get("DATABASE_URL", ""))
+    db_url, cleanup = entry_bench.own_database(os.environ.get("DATABASE_URL", ""), prefix=args.db_prefix)
     try:
         entry_bench.setup_django(db_url)
         from django.core.management import call_command
@@ -172,6 +225,28 @@ def main(argv=None) -> int:
             if unknown:
                 parser.error(f"--only: unknown export {', '.join(sorted(unknown))} (one of {', '.join(ops)})")
             ops = {op: fn for op, fn in ops.items() if op in args.only.split(",")}
+        def floor(op):
+            """The same HTML as one WeasyPrint document here (rendered once, not timed)."""
+            from django.template.loader import render_to_string
+
+            from scoring.exporters import builtin
+            from scoring.standings import compute_standings
+            from tournaments import pdf
+
+            if op == "standings_pdf":
+                html = render_to_string("exporters/standings_pdf.html", {
+                    "standings": compute_standings(t), "tournament": t, "ruleset": t.get_ruleset()})
+                return lambda: pdf.html_to_pdf(html)
+            captured = []
+            real = builtin.html_parts_to_pdf
+            builtin.html_parts_to_pdf = lambda parts, progress=None, total=None: captured.append(list(parts)) or b""
+            try:
+                get_exporter("score-sheets").render(t, {"round": 1})
+            finally:
+                builtin.html_parts_to_pdf = real
+            return lambda: pdf._parts_here(captured[0], None)
+
+        load_before = [round(x, 2) for x in os.getloadavg()]
         reference_before = speed_reference()
         results = {}
         for op, fn in ops.items():
@@ -183,13 +258,34 @@ def main(argv=None) -> int:
                 log(f"  {op}: aborted after {args.limit} s")
                 continue
             first = time.perf_counter() - first
-            wall, cpu, queries = [], [], []
+            from tournaments import pdf as chunked
+
+            floor_fn = floor(op) if op in FLOORED else None
+            if floor_fn is not None:
+                floor_fn()  # warm-up
+            wall, cpu, queries, peaks, child_peaks, child_cpu, chunks = [], [], [], [], [], [], []
+            floor_wall, floor_peaks, growths = [], [], []
             for _ in range(args.repeat):
+                if floor_fn is not None:
+                    reset_peak()
+                    w0 = time.perf_counter()
+                    floor_content = floor_fn()
+                    floor_wall.append(time.perf_counter() - w0)
+                    floor_peaks.append(peak_mib())
+                chunked.last_print = chunked.PrintStats()
+                reset_peak()
+                rss_before = peak_mib("VmRSS")
                 with CaptureQueriesContext(connection) as ctx:
                     w0, c0 = time.perf_counter(), time.process_time()
                     content = fn()
                     wall.append(time.perf_counter() - w0)
                     cpu.append(time.process_time() - c0)
+                peaks.append(peak_mib())
+                if peaks[-1] is not None and rss_before is not None:
+                    growths.append(peaks[-1] - rss_before)
+                child_peaks.append(round(chunked.last_print.child_peak_mib, 1))
+                child_cpu.append(round(chunked.last_print.child_cpu_s, 2))
+                chunks.append(chunked.last_print.chunks)
                 queries.append(len(ctx.captured_queries))
             repeated = [download(*EXPORTERS[op], content) for _ in range(3)]
             results[op] = {
@@ -204,6 +300,31 @@ def main(argv=None) -> int:
                 "bytes": len(content),
                 "pages": pages(content),
             }
+            results[op].update({
+                "peak_mib": max(p for p in peaks if p is not None) if any(peaks) else None,
+                "rss_before_mib": rss_before,  # the benchmark's own (the built tournament): the peak's floor
+                "chunks": max(chunks),
+                "processes": chunked.processes() if max(chunks) else 1,
+                "child_peak_mib": max(child_peaks),
+                "child_cpu_median_s": statistics.median(child_cpu),
+                "replans": chunked.last_print.replans,
+            })
+            if floor_fn is not None:
+                floor_median = statistics.median(floor_wall)
+                results[op].update({
+                    "floor_median_s": round(floor_median, 3),
+                    "floor_min_s": round(min(floor_wall), 3),
+                    "ratio": round(statistics.median(wall) / floor_median, 3),
+                    "floor_peak_mib": max(p for p in floor_peaks if p is not None) if any(floor_peaks) else None,
+                    "memory_goal_mib": MEMORY_GOAL_MIB,
+                })
+                results[op]["faster_than_floor"] = results[op]["ratio"] < 1
+                results[op]["same_text_as_floor"] = page_texts(content) == page_texts(floor_content)
+                # the export's own: what this process grew by during the call (its memory before is
+                # the benchmark's built tournament, not the export's), and the busiest child
+                grown = max(growths, default=0.0)
+                results[op]["peak_growth_mib"] = round(grown, 1)
+                results[op]["memory_met"] = max(grown, results[op]["child_peak_mib"]) < MEMORY_GOAL_MIB
             if op in GOALS_S:
                 results[op]["goal_s"] = GOALS_S[op]
                 results[op]["met"] = (
@@ -233,7 +354,9 @@ def main(argv=None) -> int:
             "repeat": args.repeat,
             "build_seconds": round(build_s, 1),
             "total_seconds": round(time.perf_counter() - started, 1),
-            "load_average_after": round(os.getloadavg()[0], 2),
+            "load_average_before": load_before,
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+            "commit": git_commit(),
             "cpus": os.cpu_count(),
             "python": platform.python_version(),
             "django": django.get_version(),
@@ -245,7 +368,7 @@ def main(argv=None) -> int:
             "results": results,
         }
         RESULTS.mkdir(parents=True, exist_ok=True)
-        out = RESULTS / f"print-{connection.vendor}.json"
+        out = RESULTS / f"print-{connection.vendor}-{args.players}.json"
         out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
         print(f"\nTiroler Tarockcup, {args.players} players, round 1: {n_tables} tables — {connection.vendor}, "
@@ -265,6 +388,18 @@ def main(argv=None) -> int:
             print(f"{op:<20}{r['n']:>3}{r['median_s']:>10.2f}{r['min_s']:>8.2f}{r['max_s']:>8.2f}{r['cpu_median_s']:>8.2f}"
                   f"{r['queries']:>9}{r['pages'] if r['pages'] is not None else '':>7}"
                   f"{r['repeat_download_s'] * 1000:>10.1f}  {goal}")
+        print(f"\n{'vs one WeasyPrint document':<28}{'floor s':>9}{'ratio':>7}{'chunks':>8}{'peak MiB':>10}"
+              f"{'child MiB':>11}{'floor MiB':>11}{'RSS before':>12}{'grown':>7}")
+        for op, r in results.items():
+            if "floor_median_s" in r:
+                print(f"{op:<28}{r['floor_median_s']:>9.2f}{r['ratio']:>7.2f}{r['chunks']:>8}"
+                      f"{r['peak_mib'] or 0:>10.0f}"
+                      f"{r['child_peak_mib']:>11.0f}{r['floor_peak_mib'] or 0:>11.0f}{r['rss_before_mib'] or 0:>12.0f}"
+                      f"{r['peak_growth_mib']:>7.0f}"
+                      f"  {'faster' if r['faster_than_floor'] else 'SLOWER'}, "
+                      f"{'same text' if r['same_text_as_floor'] else 'TEXT DIFFERS'}, "
+                      f"memory {'met' if r['memory_met'] else 'MISSED'}")
+        print(f"commit {report['commit']}; load average {load_before} before")
         print(f"load average (1 min) after: {report['load_average_after']} on {os.cpu_count()} CPUs; "
               f"speed reference (10M additions) {reference_before:.2f} s before, {reference_after:.2f} s after")
         print(f"results: {out.relative_to(ROOT)}")

@@ -59,7 +59,7 @@ class StandingsPdf(BaseExporter):
         return f"standings-after-round-{params['after']}" if "after" in params else "standings"
 
     def render(self, tournament, params, progress=no_progress):
-        return exports.standings_pdf(tournament, params.get("after"))
+        return exports.standings_pdf(tournament, params.get("after"), progress)
 
 
 @register
@@ -189,7 +189,7 @@ class RoundTablesExporter(BaseExporter):
                 yield html, len(chunk)
 
         progress(0, total)
-        return html_parts_to_pdf(parts(), lambda done: progress(done, total))
+        return html_parts_to_pdf(parts(), lambda done: progress(done, total), total=total)
 
 
 @register

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from tournaments.problems import translate_problem
+from tournaments.problems import SeatedMessage, names_seats, phrases, seated_message, translate_problem
+from variants import Problem
 
 from ..models import Hand
 from .context import TableInfo, record_names
@@ -40,10 +41,67 @@ def describe(record: dict, names: dict[int, str], rs, scores: list[int] | None =
     ``names`` maps seats to player names (the table's numbering; a stored hand after a player left
     carries its own, :func:`~scoring.services.context.record_names`); ``rs`` is the tournament's
     ruleset, which chooses the words (:meth:`variants.base.Ruleset.describe`); ``scores``, the
-    stored row, tells won or lost where the points decide it.
+    stored row, tells won or lost where the points decide it. Each phrase is translated once per
+    language and process (:func:`~tournaments.problems.phrases`), not once per hand.
     """
-    own = record_names(record, names)
-    return " · ".join(translate_problem(part, own) for part in rs.describe(record, scores))
+    own, words = record_names(record, names), phrases()
+    return " · ".join([translate_problem(part, own, words) for part in rs.describe(record, scores)])
+
+
+def describe_parts(parts, own: dict[int, str], words=None) -> str:
+    """The label of a hand, as :func:`describe` gives it, from :func:`prepared_parts` of its
+    ``Ruleset.describe`` and the names in its own seat numbering (``record_names``): for a caller
+    that labels many hands alike. ``words``: the active language's
+    :func:`~tournaments.problems.phrases` (looked up when not given)."""
+    if words is None:
+        words = phrases()
+    return " · ".join(
+        [
+            part if part.__class__ is str else part(own) if part.__class__ is SeatedMessage else translate_problem(part, own, words)
+            for part in parts
+        ]
+    )
+
+
+def prepared_parts(parts, words=None, kept: dict | None = None) -> list:
+    """``parts`` (``Ruleset.describe`` of a hand) translated in the active language as far as they
+    are the same at every table: a run of parts that name no seat as one plain ``str`` (joined
+    with " · "), a part that names seats as a :class:`~tournaments.problems.SeatedMessage` (or,
+    rarely, as it is). :func:`describe_parts` of them with a table's names is :func:`describe`'s
+    text. ``kept``: a dict of the caller's, in one language, in which parts made of text and
+    numbers alone are kept from one hand to the next ("won", "Rufer", "seat 1 + seat 3")."""
+    if words is None:
+        words = phrases()
+    joined: list = []
+    for part in parts:
+        key = None
+        if kept is not None and part.__class__ is Problem:
+            params = part.params
+            if all(value.__class__ in _PLAIN for value in params.values()):
+                key = (part.msgid, *params.items())
+                prepared = kept.get(key)
+                if prepared is not None:
+                    _join(joined, prepared)
+                    continue
+        if names_seats(part):
+            prepared = seated_message(part, words) or part
+        else:
+            prepared = str(translate_problem(part, None, words))
+        if key is not None:
+            kept[key] = prepared
+        _join(joined, prepared)
+    return joined
+
+
+_PLAIN = (str, int)  # parameters that are their own key (a message as a parameter is not: "Pagat" as text and as a message)
+
+
+def _join(joined: list, prepared) -> None:
+    """Append ``prepared`` to ``joined``, a text to the text before it (" · ")."""
+    if prepared.__class__ is str and joined and joined[-1].__class__ is str:
+        joined[-1] = f"{joined[-1]} · {prepared}"
+    else:
+        joined.append(prepared)
 
 
 def conflict_message(other: Hand, info: TableInfo, what: str) -> str:
