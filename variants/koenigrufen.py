@@ -200,6 +200,11 @@ class KoenigrufenRuleset(Ruleset):
         self.tiebreaks = spec.tiebreaks
         self._contracts = {c.key: c for c in self.contracts}
         self._bonuses = {b.key: b for b in self.bonuses}
+        # Answers of allowed_bonuses (by contract key) and fields (of its own contracts, by the
+        # object's id, the object kept beside it): both depend on nothing the ruleset changes after
+        # this, and a sheet, a download or a notation line asks them for every hand.
+        self._allowed: dict[str, tuple[Bonus, ...]] = {}
+        self._fields: dict[int, tuple[Contract, tuple[str, ...]]] = {}
 
     # ----------------------------------------------------------------- catalogue and table format
 
@@ -212,9 +217,13 @@ class KoenigrufenRuleset(Ruleset):
         return self._bonuses[key]
 
     def allowed_bonuses(self, contract_key: str) -> tuple[Bonus, ...]:
-        """Bonuses the contract allows, in catalogue order (``koenigrufen.md`` §1 family table)."""
-        allowed = set(self.spec.family_bonuses.get(self.contract(contract_key).family, ()))
-        return tuple(b for b in self.bonuses if b.key in allowed)
+        """Bonuses the contract allows, in catalogue order (``koenigrufen.md`` §1 family table).
+        Raises ``KeyError`` for a contract this edition has none of."""
+        found = self._allowed.get(contract_key)
+        if found is None:
+            allowed = set(self.spec.family_bonuses.get(self.contract(contract_key).family, ()))
+            found = self._allowed[contract_key] = tuple(b for b in self.bonuses if b.key in allowed)
+        return found
 
     def fields(self, contract: Contract) -> tuple[str, ...]:
         """The record fields the entry form asks for this contract (``hand-record.md`` "Fields").
@@ -225,16 +234,23 @@ class KoenigrufenRuleset(Ruleset):
         player plays for himself there, so nobody can say kontra to anybody's game, and the
         Raiffeisen rules say it outright ("Beim Trischaken gibt es kein Kontra",
         ``koenigrufen-raiffeisen.md`` §6.5): no kontra in any edition's Trischaken."""
+        cached = self._fields.get(id(contract))
+        if cached is not None and cached[0] is contract:
+            return cached[1]
         if contract.trischaken:
-            return ("card_points", "revoke")
-        fields = ["declarer", "won"]
-        if contract.king_call:
-            fields.append("partner")
-            if contract.has_talon:
-                fields.append("conceded")
-        if self.allowed_bonuses(contract.key):
-            fields.append("bonuses")
-        return (*fields, "kontra", "kontra_by", "revoke")
+            answer: tuple[str, ...] = ("card_points", "revoke")
+        else:
+            fields = ["declarer", "won"]
+            if contract.king_call:
+                fields.append("partner")
+                if contract.has_talon:
+                    fields.append("conceded")
+            if self.allowed_bonuses(contract.key):
+                fields.append("bonuses")
+            answer = (*fields, "kontra", "kontra_by", "revoke")
+        if any(c is contract for c in self.contracts):  # one made elsewhere is asked each time
+            self._fields[id(contract)] = (contract, answer)
+        return answer
 
     def catalogue(self) -> dict:
         """The contract and bonus tables as plain data (for forms, help pages and JSON)."""

@@ -779,7 +779,7 @@ class Notation:
         entries = [b for b in record.get("bonuses") or [] if isinstance(b, Mapping)]
         for bonus, b in (
             (bonus, b)
-            for bonus in self.rs.bonuses
+            for bonus in (self.rs.bonuses if entries else ())  # most hands have none: no sort per bonus
             for b in sorted((e for e in entries if e.get("bonus") == bonus.key), key=lambda e: e.get("team") == "opponents")
         ):
             if revoke is not None and not b.get("announced"):

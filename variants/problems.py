@@ -27,8 +27,17 @@ class Problem(str):
     params: dict
 
     def __new__(cls, msgid: str, **params) -> "Problem":
-        shown = {k: (f"seat {v + 1}" if k.endswith("seat") else v) for k, v in params.items()}
-        obj = super().__new__(cls, msgid % shown if params else msgid)
+        if params:
+            shown = params
+            for k, v in params.items():
+                if k.endswith("seat"):  # only then a copy, with the seats counted from 1
+                    if shown is params:
+                        shown = params.copy()
+                    shown[k] = f"seat {v + 1}"
+            text = msgid % shown
+        else:
+            text = msgid
+        obj = str.__new__(cls, text)
         obj.msgid = msgid
         obj.params = params
         return obj
