@@ -102,7 +102,8 @@ ERRORS = re.compile(r'class="(?:errors|preview-errors|errorlist)"[^>]*>(.*?)</(?
 BUILD = """
 import json, os
 from django.contrib.auth import get_user_model
-from scoring.models import ExportJob, Hand
+from scoring.exporters.models import ExportJob
+from scoring.models import Hand
 from tournaments import services
 from tournaments.models import Player, Tournament, TournamentRole
 director = get_user_model().objects.create_user("faults-director", password=os.environ["FAULTS_PASSWORD"])
