@@ -50,20 +50,17 @@ import math
 import os
 import platform
 import pstats
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from entry_bench import Bench, build, percentile, release_database, setup_django  # noqa: E402
+from entry_bench import Bench, build, own_database, percentile, release_database, setup_django  # noqa: E402
 
 GOAL_RATIO = 10.0
 
@@ -79,32 +76,6 @@ FLOOR_SQL = """
 
 def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
-
-
-def own_database(url: str, name: str):
-    """``(django_url, cleanup)`` for a database of the benchmark's own, of the kind ``url`` names:
-    a temporary SQLite file, or PostgreSQL database ``name`` created on ``url``'s server (through
-    its ``postgres`` maintenance database) and dropped by ``cleanup``."""
-    scheme = urlsplit(url).scheme if url else "sqlite"
-    if scheme in ("postgres", "postgresql", "pgsql"):
-        import psycopg
-        from psycopg import sql
-
-        parts = urlsplit(url)
-        maintenance = urlunsplit(("postgresql", parts.netloc, "/postgres", parts.query, ""))
-        with psycopg.connect(maintenance, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-        def cleanup():
-            with psycopg.connect(maintenance, autocommit=True) as conn:
-                conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-
-        return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, "")), cleanup
-    if scheme in ("sqlite", ""):
-        directory = tempfile.mkdtemp(prefix="tarock-standings-bench-")
-        return f"sqlite:///{directory}/bench.sqlite3", lambda: shutil.rmtree(directory, ignore_errors=True)
-    sys.exit(f"standings_bench: unsupported DATABASE_URL scheme {scheme!r} (sqlite or postgres)")
 
 
 def summary(ms: list[float]) -> dict:
@@ -239,7 +210,7 @@ def main(argv=None) -> int:
     parser.add_argument("--keep-db", action="store_true", help="do not delete the benchmark database")
     args = parser.parse_args(argv)
 
-    db_url, cleanup = own_database(os.environ.get("DATABASE_URL", ""), f"{args.db_name}_{os.getpid()}")
+    db_url, cleanup = own_database(os.environ.get("DATABASE_URL", ""), prefix=args.db_name)
     try:
         setup_django(db_url)
         import django

@@ -40,14 +40,11 @@ import json
 import os
 import platform
 import pstats
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 from zipfile import ZIP_DEFLATED, ZipFile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,33 +53,6 @@ GOAL_RATIO = 1.3
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import entry_bench  # noqa: E402  (the tournament is built exactly as for the entry benchmark)
-
-
-def own_database(url: str):
-    """``(django_url, cleanup)``: a temporary SQLite file, or for a PostgreSQL ``url`` a fresh
-    database ``tarock_workbook_<pid>`` on that server (as :func:`entry_bench.own_database`, under
-    this benchmark's own name)."""
-    scheme = urlsplit(url).scheme if url else "sqlite"
-    if scheme in ("postgres", "postgresql", "pgsql"):
-        import psycopg
-        from psycopg import sql
-
-        parts = urlsplit(url)
-        name = f"tarock_workbook_{os.getpid()}"
-        maintenance = urlunsplit(("postgresql", parts.netloc, "/postgres", parts.query, ""))
-        with psycopg.connect(maintenance, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-        def cleanup():
-            with psycopg.connect(maintenance, autocommit=True) as conn:
-                conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-
-        return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, "")), cleanup
-    if scheme in ("sqlite", ""):
-        directory = tempfile.mkdtemp(prefix="tarock-workbook-")
-        return f"sqlite:///{directory}/bench.sqlite3", lambda: shutil.rmtree(directory, ignore_errors=True)
-    sys.exit(f"workbook_bench: unsupported DATABASE_URL scheme {scheme!r} (sqlite or postgres)")
 
 
 def git_commit() -> str:
@@ -205,7 +175,7 @@ def main(argv=None) -> int:
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
 
-    db_url, cleanup = own_database(os.environ.get("DATABASE_URL", ""))
+    db_url, cleanup = entry_bench.own_database(os.environ.get("DATABASE_URL", ""), prefix="tarock_workbook")
     try:
         entry_bench.setup_django(db_url)
         from django.contrib.auth import get_user_model
