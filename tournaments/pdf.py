@@ -519,7 +519,6 @@ def long_table_pdf(
     last_print = stats = PrintStats(processes=workers or processes())
     lap = time.perf_counter()
     geometry = _measure(table, base_url, text_width)
-    total = len(table.rows)
     if geometry is None:
         stats.notes.append("no geometry: one document")
         return html_to_pdf(html)
