@@ -42,8 +42,6 @@ import os
 import platform
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -51,7 +49,11 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import entry_bench  # noqa: E402  (its own_database)
+import load_bench  # noqa: E402  (its Server, which this one extends, and free_port)
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
@@ -95,18 +97,13 @@ def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """One gunicorn with config/gunicorn.py and one worker, serving ``app``, in a session of its own."""
+class Server(load_bench.Server):
+    """One gunicorn with config/gunicorn.py and one worker, serving ``app``, in a session of its own
+    (stopped as the load benchmark stops its servers)."""
 
     def __init__(self, name: str, app: str, env: dict, log_path: Path, pythonpath: str | None = None):
         self.name = name
-        self.port = free_port()
+        self.port = load_bench.free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_file = open(log_path, "w", encoding="utf-8")
         env = {**env, "HOST": "127.0.0.1", "PORT": str(self.port), "WEB_CONCURRENCY": "1",
@@ -145,18 +142,6 @@ class Server:
                                     (db_name, ports)).fetchall()
             backends = [psutil.Process(pid) for (pid,) in rows]
         return workers + backends
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-                self.proc.wait(timeout=30)
-            except ProcessLookupError:
-                pass
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=10)
-        self.log_file.close()
 
 
 def get(url: str, headers: dict | None = None) -> tuple[int, list[tuple[str, str]], bytes]:
@@ -229,28 +214,8 @@ def git_commit() -> str:
 # --------------------------------------------------------------------------------------------------
 
 
-def own_database(server_url: str, name: str):
-    """``(django_url, drop)`` for a fresh PostgreSQL database ``name`` on the server ``server_url`` names."""
-    import psycopg
-    from psycopg import sql
-
-    parts = urlsplit(server_url)
-    maintenance = urlunsplit(("postgresql", parts.netloc, "/postgres", parts.query, ""))
-    with psycopg.connect(maintenance, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-    def drop():
-        with psycopg.connect(maintenance, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-
-    return urlunsplit(("postgres", parts.netloc, "/" + name, parts.query, "")), drop
-
-
 def build_tournament(db_url: str, players: int) -> tuple[int, int]:
     """Migrate and build the tournament (``entry_bench``); ``(tournament id, a registration id)``."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import entry_bench
 
     entry_bench.setup_django(db_url)
     from django.core.management import call_command
@@ -291,7 +256,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="turns of the three servers per measurement (default 3)")
     parser.add_argument("--connections", type=int, default=4, help="wrk connections (default 4)")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/6")
-    parser.add_argument("--db-name", default=f"tarock_cond_bench_{os.getpid()}")
+    parser.add_argument("--db-prefix", default="tarock_cond_bench", help="the database is <db-prefix>_<pid>")
     parser.add_argument("--keep-db", action="store_true")
     args = parser.parse_args(argv)
     if not shutil.which("wrk"):
@@ -299,11 +264,12 @@ def main(argv=None) -> int:
     server_url = os.environ.get("DATABASE_URL") or DEFAULT_DB
     if urlsplit(server_url).scheme not in ("postgres", "postgresql"):
         sys.exit("conditional_bench: DATABASE_URL must name a PostgreSQL server")
-    db_url, drop = own_database(server_url, args.db_name)
+    db_url, drop = entry_bench.own_database(server_url, prefix=args.db_prefix)
+    db_name = urlsplit(db_url).path.lstrip("/")
     tmp = Path(tempfile.mkdtemp(prefix="cond-bench-"))
     servers: list[Server] = []
     try:
-        log(f"conditional_bench: {args.players} players in {args.db_name} ...")
+        log(f"conditional_bench: {args.players} players in {db_name} ...")
         started = time.perf_counter()
         tournament, registration = build_tournament(db_url, args.players)
         log(f"  built in {time.perf_counter() - started:.0f} s")
@@ -342,7 +308,7 @@ def main(argv=None) -> int:
             best: dict[str, dict] = {}
             for _ in range(args.rounds):
                 for server in (bare, app, full):
-                    processes = server.processes(args.db_name)
+                    processes = server.processes(db_name)
                     cpu_before = cpu_seconds(processes)
                     run = wrk(server.base + a["path"], args.seconds, args.connections, request_headers)
                     run["cpu_us_per_request"] = (cpu_seconds(processes) - cpu_before) / max(run["requests"], 1) * 1e6
