@@ -21,7 +21,7 @@ from .bled import BledRuleset
 from .cego import CegoRuleset
 from .free import FreeScoringRuleset
 from .hungarian import HungarianTarokkRuleset
-from .koenigrufen import TIROL_2019, WTC_2009, WTC_2020, KoenigrufenRuleset
+from .koenigrufen import RAIFFEISEN_2023, TIROL_2019, WTC_2009, WTC_2020, KoenigrufenRuleset
 from .tapp import TappTarockRuleset
 from .registry import UnknownRuleset, all_rulesets, choices, get_ruleset, register, unregister
 
@@ -33,6 +33,7 @@ def _koenigrufen(spec):
 register(TIROL_2019.key, TIROL_2019.edition, _koenigrufen(TIROL_2019), current=True)
 register(WTC_2020.key, WTC_2020.edition, _koenigrufen(WTC_2020), current=True)
 register(WTC_2009.key, WTC_2009.edition, _koenigrufen(WTC_2009))
+register(RAIFFEISEN_2023.key, RAIFFEISEN_2023.edition, _koenigrufen(RAIFFEISEN_2023), current=True)
 register(CegoRuleset.key, CegoRuleset.edition, CegoRuleset, current=True)
 register(BledRuleset.key, BledRuleset.edition, BledRuleset, current=True)
 register(HungarianTarokkRuleset.key, HungarianTarokkRuleset.edition, HungarianTarokkRuleset, current=True)
@@ -49,6 +50,7 @@ __all__ = [
     "InvalidHand",
     "Option",
     "Problem",
+    "RAIFFEISEN_2023",
     "RecordField",
     "Ruleset",
     "Scored",

@@ -1,4 +1,5 @@
-"""The Königrufen engine shared by the Austrian cups (``koenigrufen.md``).
+"""The Königrufen engine shared by the Austrian cups (``koenigrufen.md``; the Raiffeisen Tarockcup
+2023 in ``koenigrufen-raiffeisen.md`` §6).
 
 One engine, editions as data: an :class:`Edition` holds the contract table, the bonus table, which
 bonuses each contract family allows, how Valat treats material bonuses and the Trischaken
@@ -24,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 
 from .base import Bonus, Contract, Option, Ruleset, SeatCard, Settlement, catalogue, seat_row
 from .checks import HandCheck, is_int
@@ -114,6 +116,24 @@ class Edition:
     - ``trischaken_revoke``: what the offender pays each other player in Trischaken;
     - ``hands_per_round``: hands at a 4-table (§5); a 5-table plays ``× 5/4``;
     - ``options``: the edition's own :class:`~variants.base.Option` ("Options" table).
+
+    Fields added for the Raiffeisen Tarockcup (``koenigrufen-raiffeisen.md`` §6); their defaults
+    keep the three older editions scoring as before:
+
+    - ``valat_only_announced``: beside any ``valat`` entry (made or failed, either side) only
+      announced bonuses are scored, silent ones score 0 (§6.4 item 5);
+    - ``valat_lost_factor``: a multiplied Valat post that goes against the declarer is multiplied
+      by the contract's ``lost_factor`` too (Sechserdreier: 32 / 64 per opponent, §6.4 item 3);
+    - ``koenig_ultimo_declarer_only``: König ultimo is a bonus of the declarer's team only, the
+      opponents' would be a capture (§6.2, §6.8);
+    - ``revoke_lost_factor``: in a Renonce an opponent of a contract with a ``lost_factor`` gets
+      ``lost_factor × G + A`` (OÖR25 B.4, §6.6);
+    - ``trischaken_revoke_vorhand``: what a revoking Vorhand pays each other player in Trischaken
+      (``None``: ``trischaken_revoke`` as for anybody; §6.5 step 1);
+    - ``trischaken_options``: option keys the Trischaken settlement takes as keyword arguments
+      (``virgins_paid_in_full``, §6.10 item 4);
+    - ``failed_silent_birds_default``: the default of the option ``failed_silent_birds_count``
+      (on, §1; off in the Raiffeisen Tarockcup, §6.2).
     """
 
     key: str
@@ -133,8 +153,15 @@ class Edition:
     default_rounds: int = 3
     round_minutes: int | None = None  # the round's time limit, if the edition's rules give one
     tiebreaks: tuple[str, ...] = ("best_rounds", "lots")
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = field(default=())  # sentences of the rules page (rules_summary), marked for translation
     options: tuple[Option, ...] = ()  # options beyond failed_silent_birds_count, all editions
+    valat_only_announced: bool = False
+    valat_lost_factor: bool = False
+    koenig_ultimo_declarer_only: bool = False
+    revoke_lost_factor: bool = False
+    trischaken_revoke_vorhand: int | None = None
+    trischaken_options: tuple[str, ...] = ()
+    failed_silent_birds_default: bool = True
 
 
 # Options a tournament may switch on (koenigrufen.md, "Options a tournament may switch on",
@@ -168,7 +195,9 @@ class KoenigrufenRuleset(Ruleset):
     ``made: false`` scores its silent value for the other side; off: nothing); the Tiroler
     Tarockcup ``silent_sacks`` (a silent Sack counts 1); the Wiener Tarockcup 2009
     ``valat_doubled_in_lost_sechserdreier`` (the opponents' Valat doubled like a lost
-    Sechserdreier's game). ``history`` is ignored (only Bled uses it).
+    Sechserdreier's game); the Raiffeisen Tarockcup 2023 ``virgins_paid_in_full`` (two Jungfrauen
+    are each paid in full, ``koenigrufen-raiffeisen.md`` §6.10 item 4), and there
+    ``failed_silent_birds_count`` defaults to off (§6.2). ``history`` is ignored (only Bled uses it).
     """
 
     table_sizes = (4, 5)
@@ -188,8 +217,14 @@ class KoenigrufenRuleset(Ruleset):
         self.name = spec.name
         self.label = f"{spec.name} {spec.edition}"
         self.source = spec.source
-        self.option_specs = (FAILED_SILENT_BIRDS, *spec.options)
+        failed_silent = FAILED_SILENT_BIRDS
+        if spec.failed_silent_birds_default != failed_silent.default:
+            # an edition-level default of the option (koenigrufen-raiffeisen.md §6.2: off there)
+            failed_silent = replace(failed_silent, default=spec.failed_silent_birds_default, source="koenigrufen-raiffeisen.md §6.2")
+        self.option_specs = (failed_silent, *spec.options)
         super().__init__(editions, options)
+        # The edition's Trischaken settlement with the options it takes (spec.trischaken_options)
+        self.trischaken = partial(spec.trischaken, **{k: bool(self.options.get(k)) for k in spec.trischaken_options})
         self.contracts = spec.contracts
         self.bonuses = spec.bonuses
         if self.options.get("silent_sacks"):  # a silent Sack counts 1 (option silent_sacks)
@@ -298,6 +333,7 @@ class KoenigrufenRuleset(Ruleset):
         (``koenigrufen.md`` §1 "Tournament score = Schrift")."""
         return [
             Problem(_("Kontra, Re, Sub and Mord are recorded for the kontra pot and the statistics; they never change the Schrift.")),
+            *(Problem(note) for note in self.spec.notes),  # the edition's own sentences (Edition.notes)
         ]
 
     def draw_random(self, rng, table_size: int, dealer: int) -> dict:
@@ -482,6 +518,14 @@ class _Check(HandCheck):
                     bonus=name,
                 )
                 continue
+            if key == "koenig_ultimo" and team != "declarer" and self.rs.spec.koenig_ultimo_declarer_only:
+                # koenigrufen-raiffeisen.md §6.2, §6.8: the opponents winning the called king in
+                # the last trick is a king capture, and there are no captures ("keine Fänge")
+                self.add(
+                    _("König ultimo is a bonus of the declarer's team only: %(ruleset)s scores no captures (the opponents winning the called king)."),
+                    ruleset=self.rs.label,
+                )
+                continue
             if key == "koenig_ultimo" and self.hand["partner"] is None:
                 self.add(_("König ultimo needs a called king in play: enter the partner."))
                 continue
@@ -586,7 +630,7 @@ class _Check(HandCheck):
             )
             return
         if revoke is None:
-            result = self.rs.spec.trischaken(points, self.vorhand)
+            result = self.rs.trischaken(points, self.vorhand)
             if any(v.denominator != 1 for v in result.amounts.values()):
                 self.add(
                     _("This Trischaken would split points into fractions (%(reason)s): enter a manual row agreed by the tournament director."),
@@ -622,6 +666,10 @@ def _settle(rs: KoenigrufenRuleset, h: dict, n: int) -> Settlement:
             sign = 1 if (valat["team"] == "declarer") == valat["made"] else -1
             if rs.options.get("valat_doubled_in_lost_sechserdreier") and valat["team"] == "opponents" and valat["made"]:
                 factor *= contract.lost_factor  # doubled like the lost game (option, koenigrufen.md)
+            elif rs.spec.valat_lost_factor and sign < 0:
+                # koenigrufen-raiffeisen.md §6.4 item 3: the post against a Sechserdreier's declarer
+                # (the opponents' Valat, his own failed announced one) is doubled like the lost game
+                factor *= contract.lost_factor
             posts.append((f"{contract.name} Valat ×{factor}", sign * factor * contract.value))
         else:
             game = contract.value if h["won"] else -contract.value * contract.lost_factor
@@ -630,6 +678,11 @@ def _settle(rs: KoenigrufenRuleset, h: dict, n: int) -> Settlement:
         for b in h["bonuses"]:
             name = rs.bonus(b["bonus"]).name
             if b is valat and rs.spec.valat_multiplies:
+                continue
+            if valat and rs.spec.valat_only_announced and not b["announced"]:
+                # koenigrufen-raiffeisen.md §6.4 item 5: beside any Valat, made or failed, only
+                # announced bonuses are scored; silent ones, made or failed, score 0
+                posts.append((name, 0))
                 continue
             if valat_made and b["bonus"] in rs.spec.valat_absorbs and (
                 rs.spec.valat_absorbs_announced or not b["announced"]
@@ -652,7 +705,7 @@ def _settle_revoke(rs: KoenigrufenRuleset, contract: Contract, h: dict, n: int, 
     pays the sum. Winner's value ``V + A``, ``A`` all announced bonuses of both sides (solo ×2);
     where Valat multiplies the game (2009), an announced Valat puts ``8V`` in place of ``V``."""
     factor = 2 if contract.solo else 1
-    game = contract.value
+    game = contract.value  # G (koenigrufen-raiffeisen.md §6.6: V, or 8V if a Valat was announced)
     counted = []
     for b in h["bonuses"]:
         if not b["announced"]:
@@ -666,6 +719,12 @@ def _settle_revoke(rs: KoenigrufenRuleset, contract: Contract, h: dict, n: int, 
     offender, declarer = h["revoke"], h["declarer"]
     alone = h["partner"] is None
     amounts = {s: (3 * win if (s == declarer and alone) else win) for s in active if s != offender}
+    if rs.spec.revoke_lost_factor and contract.lost_factor != 1:
+        # koenigrufen-raiffeisen.md §6.6 (OÖR25 B.4): a regular opponent of a Sechserdreier gets
+        # 2G + A, "the lost Sechserdreier he would have won counts double"
+        for s in amounts:
+            if s not in (declarer, h["partner"]):
+                amounts[s] = contract.lost_factor * game + announced
     amounts[offender] = -sum(amounts.values())
     posts = ((contract.name, game), (_("announced bonuses"), announced))
     return Settlement(posts=posts, summary=_("Renonce: the offender pays every other player"), row=seat_row(n, amounts, "Königrufen"))
@@ -674,10 +733,12 @@ def _settle_revoke(rs: KoenigrufenRuleset, contract: Contract, h: dict, n: int, 
 def _settle_trischaken(rs: KoenigrufenRuleset, h: dict, n: int, active: list[int], vorhand: int) -> Settlement:
     if h["revoke"] is not None:
         pay = rs.spec.trischaken_revoke
+        if h["revoke"] == vorhand and rs.spec.trischaken_revoke_vorhand is not None:
+            pay = rs.spec.trischaken_revoke_vorhand  # koenigrufen-raiffeisen.md §6.5 step 1: Vorhand pays 4 each
         amounts = {s: (-(len(active) - 1) * pay if s == h["revoke"] else pay) for s in active}
         return Settlement(summary=_("Renonce in Trischaken"), row=seat_row(n, amounts, "Königrufen"))
     points = {int(k): parse_thirds(v) for k, v in h["card_points"].items()}
-    result = rs.spec.trischaken(points, vorhand)
+    result = rs.trischaken(points, vorhand)
     return Settlement(summary=result.reason, row=seat_row(n, {s: int(v) for s, v in result.amounts.items()}, "Königrufen"))
 
 
@@ -968,3 +1029,156 @@ WTC_2009 = Edition(
     options=(VALAT_DOUBLED_IN_LOST_SECHSERDREIER,),
 )
 
+
+# ------------------------------------------------------------------ Raiffeisen Tarockcup 2023
+
+MAYOR_RAIFFEISEN = 3 * 35 + 2  # "35/2", 107 thirds: "mit dem Spiel" (koenigrufen-raiffeisen.md §6.5)
+
+
+def _pay(amounts: dict[int, Fraction], payer: int, total: Fraction, recipients: Sequence[int]) -> None:
+    """``payer`` pays ``total``, shared equally by ``recipients``."""
+    amounts[payer] -= total
+    for s in recipients:
+        amounts[s] += total / len(recipients)
+
+
+def trischaken_raiffeisen(points: Mapping[int, int], vorhand: int, *, virgins_paid_in_full: bool = False) -> TrischakenResult:
+    """Raiffeisen Tarockcup 2023 Trischaken (``koenigrufen-raiffeisen.md`` §6.5, steps 2–5).
+
+    ``points``: ``{seat: thirds}`` of the four active seats (summing to 210); ``vorhand`` the
+    Trischaker. ``L`` are the players with the most points, Jungfrauen those with 0 (no trick), a
+    Bürgermeister has at least ``"35/2"`` (107 thirds). Every amount is whole (§6.5 notes).
+
+    - step 2, Vorhand in ``L`` (alone or tied): Vorhand alone loses, ``u`` = 2, 4 if Bürgermeister;
+      he pays ``3u``, shared by the Jungfrauen, else ``u`` to each other player;
+    - step 3, one loser, not Vorhand: ``u`` = 1, 2 if Bürgermeister, paid the same way; two
+      Jungfrauen of a ``u`` = 1 loser (``"35/1"`` : ``"34/2"``) get 2 each, the loser pays 4
+      (OÖ23 "2 × 2 = 4");
+    - step 4, two tied losers (Vorhand not among them): each pays 2, the two others +2 each; a
+      single Jungfrau among them takes all 4;
+    - step 5, three tied losers: −1, −1, −1, +3 (ÖF21).
+
+    ``virgins_paid_in_full`` (option, §6.10 item 4): two Jungfrauen are each paid in full: with a
+    sole loser each receives ``3u`` (the loser pays ``6u``); beside two tied losers each receives
+    3 and each loser pays 3. **Decision**: the option is about two Jungfrauen (§6.10 item 4 names
+    only that case); three Jungfrauen share as without it (SW19, the option's source, has the
+    player with every trick pay 6, Vorhand 12).
+    """
+    most = max(points.values())
+    top = [s for s, p in points.items() if p == most]
+    jungfrauen = [s for s, p in points.items() if p == 0]
+    amounts = {s: Fraction(0) for s in points}
+    if vorhand in top or len(top) == 1:
+        # §6.5 steps 2 and 3: one loser pays 3u
+        loser = vorhand if vorhand in top else top[0]
+        mayor = points[loser] >= MAYOR_RAIFFEISEN
+        unit = (2 if loser == vorhand else 1) * (2 if mayor else 1)
+        if len(jungfrauen) == 2 and virgins_paid_in_full:
+            _pay(amounts, loser, Fraction(6 * unit), jungfrauen)  # §6.10 item 4: 3u to each
+        elif len(jungfrauen) == 2 and unit == 1:
+            _pay(amounts, loser, Fraction(4), jungfrauen)  # §6.5 step 3: "2 × 2 = 4"
+        else:
+            _pay(amounts, loser, Fraction(3 * unit), jungfrauen or [s for s in points if s != loser])
+        if loser == vorhand:
+            reason = Problem(_("Vorhand has the most points and pays %(pot)s"), pot=-int(amounts[loser]))
+        elif mayor:
+            reason = Problem(_("a Bürgermeister (35/2 or more) pays %(pot)s"), pot=-int(amounts[loser]))
+        else:
+            reason = Problem(_("the player with the most points pays %(pot)s"), pot=-int(amounts[loser]))
+        if jungfrauen:
+            reason = Problem(_("%(text)s to the Jungfrau (no trick)"), text=reason)
+        return TrischakenResult(amounts, reason)
+    others = [s for s in points if s not in top]
+    if len(top) == 2:
+        # §6.5 step 4: two tied losers pay 2 each; a single Jungfrau beside them takes all 4
+        if len(jungfrauen) == 2 and virgins_paid_in_full:
+            for s in top:
+                _pay(amounts, s, Fraction(3), jungfrauen)  # §6.10 item 4: each loser pays 3, each Jungfrau gets 3
+        else:
+            for s in top:
+                _pay(amounts, s, Fraction(2), jungfrauen or others)
+        return TrischakenResult(amounts, _("the two with the most points pay 2 each"))
+    # §6.5 step 5: three tied losers pay 1 each to the fourth
+    for s in top:
+        _pay(amounts, s, Fraction(1), others)
+    return TrischakenResult(amounts, _("three tied for the most points pay 1 each"))
+
+
+_RAIFFEISEN_BONUSES = ("pagat", "uhu", "kakadu", "quapil", "koenig_ultimo", "trull", "vier_koenige", "valat")
+
+VIRGINS_PAID_IN_FULL = Option(
+    "virgins_paid_in_full",
+    _("Each player without a trick is paid in full in Trischaken"),
+    _("Off: two Jungfrauen share the payment (OÖ23). On: each gets the whole amount (SW19, LTA)."),
+    source="koenigrufen-raiffeisen.md §6.5, §6.10 item 4",
+)
+
+RAIFFEISEN_2023 = Edition(
+    key="raiffeisen-tarockcup",
+    edition="2023",  # "Version 4/2023" (koenigrufen-raiffeisen.md §6.0)
+    name="Raiffeisen Tarockcup",
+    source="Oberösterreichische Tarockregeln 4/2023, ÖF-Turnierregeln 2021 (koenigrufen-raiffeisen.md §6)",
+    contracts=(
+        # koenigrufen-raiffeisen.md §6.1, bidding order ascending; * Vorhand only
+        Contract("trischaken", "Trischaken", None, "trischaken", vorhand_only=True, code="t"),
+        Contract("rufer", "Rufer", 1, "king_call", vorhand_only=True, code="r"),
+        Contract("piccolo", "Piccolo", 2, "negative", code="p"),
+        Contract("bettler", "Bettel", 2, "negative", code="b"),
+        Contract("solorufer", "Solorufer", 2, "king_call", solo=True, code="sr"),
+        Contract("besserrufer", "Besserrufer", 1, "king_call", bird="any", code="br"),
+        Contract("farbendreier", "Farbendreier", 3, "colour", code="fd"),
+        Contract("sechserdreier", "Sechserdreier", 4, "dreier", vorhand_only=True, lost_factor=2, code="6"),
+        Contract("dreier", "Dreier", 4, "dreier", code="d"),
+        Contract("farbensolo", "Farbensolo", 6, "colour", solo=True, code="fs"),
+        Contract("piccolo_ouvert", "Piccolo ouvert", 6, "negative", code="po"),
+        Contract("bettler_ouvert", "Bettel ouvert", 7, "negative", code="bo"),
+        Contract("solodreier", "Solodreier", 8, "dreier", solo=True, code="sd"),
+    ),
+    bonuses=(
+        # koenigrufen-raiffeisen.md §6.2, silent / announced (RTC "Ansagen und Punktebewertung")
+        Bonus("pagat", "Pagat", 1, 2, "trick", can_fail_silently=True, code="pag"),
+        Bonus("uhu", "Uhu", 2, 4, "trick", can_fail_silently=True, code="uhu"),
+        Bonus("kakadu", "Kakadu", 3, 6, "trick", can_fail_silently=True, code="kak"),
+        Bonus("quapil", "Quapil", 4, 8, "trick", can_fail_silently=True, code="qua"),
+        Bonus("koenig_ultimo", "König ultimo", 1, 2, "trick", can_fail_silently=True, code="ku"),
+        Bonus("trull", "Trull", 1, 2, "material", code="tru"),
+        Bonus("vier_koenige", "Vier Könige", 1, 2, "material", code="vk"),
+        # §6.4: "Valat 8-fach" announced, 4-fach silent, of the game value, replacing the game post
+        Bonus("valat", "Valat", 4, 8, "valat", multiplier=True, code="val"),
+    ),
+    family_bonuses={
+        # koenigrufen-raiffeisen.md §6.2 family table
+        "king_call": _RAIFFEISEN_BONUSES,
+        "dreier": tuple(b for b in _RAIFFEISEN_BONUSES if b != "koenig_ultimo"),
+        "colour": ("vier_koenige", "valat"),
+        "negative": (),
+        "trischaken": (),
+    },
+    # §6.4 item 5: beside a Valat only announced bonuses count (valat_only_announced), nothing more
+    valat_absorbs=(),
+    valat_absorbs_announced=False,
+    valat_multiplies=True,  # §6.4 items 1, 4: 4V / 8V replace the game post, never doubled in solos
+    valat_only_announced=True,  # §6.4 item 5
+    valat_lost_factor=True,  # §6.4 item 3: against the Sechserdreier's declarer 32 / 64 per opponent
+    koenig_ultimo_declarer_only=True,  # §6.2, §6.8: "keine Fänge"
+    revoke_lost_factor=True,  # §6.6: a Sechserdreier's regular opponent gets 2G + A (OÖR25 B.4)
+    trischaken=trischaken_raiffeisen,
+    trischaken_revoke=2,  # §6.5 step 1: the offender pays 2 to each other active player
+    trischaken_revoke_vorhand=4,  # §6.5 step 1: 4 to each if the offender is Vorhand
+    trischaken_options=("virgins_paid_in_full",),
+    failed_silent_birds_default=False,  # §6.2 "Failed silent bonuses", §6.10 item 7
+    hands_per_round=16,  # §6.9: 3 rounds of 16 hands; 20 at a 5-table (Decision)
+    default_rounds=3,  # §6.9
+    tiebreaks=("best_rounds", "lots"),  # §6.9: best round, second-best, ..., then lots
+    options=(VIRGINS_PAID_IN_FULL,),
+    notes=(
+        # §6.4
+        _("A Valat counts 4 (silent) or 8 (announced) times the game value in place of the game, never doubled in a solo; against the declarer of a Sechserdreier it is doubled once more. Beside a Valat only announced bonuses count."),
+        # §6.2, §6.8
+        _("König ultimo is a bonus of the declarer's team only: there are no captures."),
+        # §6.6
+        _("Renonce: every other player scores as if he had won the game and every announced bonus; an opponent of a Sechserdreier gets the game twice."),
+        # §6.5
+        _("Trischaken: the player with the most points pays 1 to each other player, 2 with 35/2 or more; Vorhand with the most points, alone or tied, pays double; two tied for the most pay 2 each, three pay 1 each to the fourth; players without a trick take the whole payment."),
+    ),
+)

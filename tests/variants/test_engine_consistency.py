@@ -50,7 +50,7 @@ def test_card_points_take_only_ascii_digits():
         parse_thirds("٣٠")
 
 
-@pytest.mark.parametrize("key", ["tiroler-tarockcup", "wiener-tarockcup", "cego-ichenheim"])
+@pytest.mark.parametrize("key", ["tiroler-tarockcup", "wiener-tarockcup", "raiffeisen-tarockcup", "cego-ichenheim"])
 def test_a_missing_contract_says_so(key):
     problems = get_ruleset(key).validate({"dealer": 0}, 4)
     assert [str(p) for p in problems] == ["The contract is missing."]

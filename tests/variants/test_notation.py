@@ -23,6 +23,8 @@ RULESETS = [
     ("tiroler-tarockcup", "2019/20", {"failed_silent_birds_count": False}),
     ("wiener-tarockcup", "2020", {}),
     ("wiener-tarockcup", "2009", {}),
+    ("raiffeisen-tarockcup", "2023", {}),
+    ("raiffeisen-tarockcup", "2023", {"failed_silent_birds_count": True, "virgins_paid_in_full": True}),
     ("cego-ichenheim", "ichenheim", {}),
     ("cego-ichenheim", "ichenheim", {"piccolo": True, "bettel": True, "raeuber": True}),
     ("tarok-bled", "2005", {}),
