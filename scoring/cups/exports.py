@@ -8,11 +8,15 @@ held with the player's cup points there, total, tie-break), a sheet of the same 
 sub-ranking, and "Results" (every result: tournament, date, rank, field size, player, club, cup
 points, counted). Points are numbers, never text: a result not counted is shown in parentheses
 and struck through by the cell's number format and font (``(154)``), a shared rank by a ``*``
-after the points, so the cells still sum.
+after the points, so the cells still sum. The rules the table applies (:func:`rules_applied`) are
+the notes of its "Total" (counting, final, Ö-Finale) and "Tie-break" (their order) heads and the
+workbook's description; a final a qualifier stayed away from is noted on his cell and is "absent"
+in the results' rank column.
 
 Poster (:func:`cup_poster_pdf`): the cup table with the cup's name, point method and counting,
-the tournaments numbered under it, on A4 landscape, or A3 landscape for more than
-:data:`A4_EVENTS` tournaments or :data:`A4_ROWS` players; the type shrinks to fit the page.
+the other rules it applies (:func:`rules_applied`) in its note, the tournaments numbered under it,
+on A4 landscape, or A3 landscape for more than :data:`A4_EVENTS` tournaments or :data:`A4_ROWS`
+players; the type shrinks to fit the page.
 **Decision**: a table too long even for A3 at the smallest type (:data:`MIN_FONT_PT`) goes on to a
 second page rather than leaving players out.
 """
@@ -28,6 +32,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from openpyxl import Workbook
+from openpyxl.comments import Comment
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 
@@ -46,8 +51,12 @@ A4_ROWS = 40  # players that fit A4 landscape at about 7 pt
 MAX_FONT_PT, MIN_FONT_PT, MIN_WIDE_FONT_PT = 10.0, 5.0, 3.5
 
 
-def tiebreak_text(code: str) -> str:
-    """The words for :attr:`scoring.cups.points.CupRow.tiebreak` (as on the cup table page)."""
+def tiebreak_text(code: str, place: int = 0) -> str:
+    """The words for :attr:`scoring.cups.points.CupRow.tiebreak` (as on the cup table page);
+    ``place``: :attr:`~scoring.cups.points.CupRow.tiebreak_place` (which counted result, for
+    ``"next_best"``)."""
+    if code == "next_best":
+        return _("lower counted result no. %(place)s (best first)") % {"place": place}
     return {
         "counted": _("fewer counted results"),
         "best": _("lower best result"),
@@ -56,16 +65,69 @@ def tiebreak_text(code: str) -> str:
     }.get(code, "")
 
 
+def row_tiebreak(row) -> str:
+    """:func:`tiebreak_text` of a :class:`~scoring.cups.points.CupRow`."""
+    return tiebreak_text(row.tiebreak, row.tiebreak_place)
+
+
 def counting_text(cup: Cup, standings: CupStandings) -> str:
-    """"every result counts", "the best half counts: 5 results", "the best 8 results count"."""
+    """"every result counts", "the best half counts: 5 results", "the best half of the 12 planned
+    tournaments counts: 6 results", "the best 8 results count" (``tournament-formats.md`` §4)."""
     if cup.counting == "all":
         return _("every result counts")
     if cup.counting == "half":
-        return ngettext("the best half counts: %(count)s result", "the best half counts: %(count)s results", standings.counted) % {
-            "count": standings.counted
-        }
+        count = standings.counts
+        if standings.from_planned:
+            return ngettext(
+                "the best half of the %(planned)s planned tournaments counts: %(count)s result",
+                "the best half of the %(planned)s planned tournaments counts: %(count)s results",
+                count,
+            ) % {"planned": standings.planned, "count": count}
+        return ngettext("the best half counts: %(count)s result", "the best half counts: %(count)s results", count) % {"count": count}
     count = cup.counting_rule
     return ngettext("the best %(count)s result counts", "the best %(count)s results count", count) % {"count": count}
+
+
+def tiebreak_order_text(cup: Cup) -> str:
+    """The order that separates level cup totals, as a sentence (the cup's ``cup_tiebreak``)."""
+    if cup.cup_tiebreak == Cup.Tiebreak.MORE_RESULTS_FIRST:
+        return _("Level totals are separated by more counted results, then the best single result, then the latest tournament.")
+    return _(
+        "Level totals are separated by the best counted result, then the second best, and so on; then more counted "
+        "results; then the latest tournament."
+    )
+
+
+def final_text(cup: Cup, standings: CupStandings) -> str:
+    """What the cup's final scores, as a sentence ("" for a cup without negative final ranks)."""
+    if not cup.wtc_final_negative:
+        return ""
+    if cup.final_tournament_id is None:
+        return _("Ranks above 50 in the final score negative points, but the cup names no final yet.")
+    name = standings.final.name if standings.final is not None else cup.final_tournament.name
+    return _(
+        "The final (%(name)s) scores ranks 1–50 as any tournament, ranks above 50 −(rank − 50); a qualifier who does "
+        "not play it scores −(players in the final − 49)."
+    ) % {"name": name}
+
+
+def oe_finale_text(cup: Cup) -> str:
+    """Which Ö-Finale Vorrundenpunkte table the cup's season ranks carry, as a sentence (""
+    for none; ``koenigrufen-raiffeisen.md`` §6.9)."""
+    if not cup.oe_finale_table:
+        return ""
+    return _(
+        "Tarock-Österreich-Finale: the season ranks 1–%(ranks)s carry Vorrundenpunkte by the table of %(ranks)s ranks "
+        "(120 for the cup winner); a rank past it does not qualify."
+    ) % {"ranks": cup.oe_finale_table}
+
+
+def rules_applied(cup: Cup, standings: CupStandings) -> list[str]:
+    """The counting rules the cup table applies, one sentence each: the point method and how many
+    results count from what, the order of level totals, the final's negative ranks and the
+    Ö-Finale table (the last two only where the cup has them)."""
+    first = f"{cup.get_method_display()}: {counting_text(cup, standings)}."
+    return [text for text in (first, tiebreak_order_text(cup), final_text(cup, standings), oe_finale_text(cup)) if text]
 
 
 def _text(cell):
@@ -107,6 +169,9 @@ def _table_sheet(wb: Workbook, title: str, standings: CupStandings) -> None:
         cell.alignment = Alignment(wrap_text=True, vertical="bottom")
     ws.freeze_panes = "E2"
     first_event = 5
+    rules = rules_applied(standings.cup, standings)
+    ws.cell(1, first_event + len(events)).comment = Comment(" ".join([rules[0], *rules[2:]]), "")
+    ws.cell(1, first_event + len(events) + 1).comment = Comment(rules[1], "")
     for i, row in enumerate(standings.rows, start=2):
         ws.cell(i, 1, row.rank)
         _text(ws.cell(i, 2, row.player.name))
@@ -118,13 +183,15 @@ def _table_sheet(wb: Workbook, title: str, standings: CupStandings) -> None:
             if result is None:
                 continue
             cell = ws.cell(i, first_event + j, result.points)
+            if result.absent:
+                cell.comment = Comment(_("qualified for the final and did not play it"), "")
             if result.key in row.counted:
                 cell.number_format = COUNTED_SHARED_FORMAT if result.shared else COUNTED_FORMAT
             else:
                 cell.number_format = DROPPED_SHARED_FORMAT if result.shared else DROPPED_FORMAT
                 cell.font = STRUCK
         ws.cell(i, first_event + len(events), row.total).font = BOLD
-        ws.cell(i, first_event + len(events) + 1, tiebreak_text(row.tiebreak))
+        ws.cell(i, first_event + len(events) + 1, row_tiebreak(row))
     widths = [7, 28, 22, 8] + [12] * len(events) + [9, 26]
     for index, width in enumerate(widths, start=1):
         ws.column_dimensions[get_column_letter(index)].width = width
@@ -146,7 +213,7 @@ def _results_sheet(wb: Workbook, title: str, standings: CupStandings) -> None:
         date = ws.cell(i, 2, event.date)
         if isinstance(event.date, datetime.date):
             date.number_format = DATE_FORMAT
-        ws.cell(i, 3, result.rank)
+        ws.cell(i, 3, _("absent") if result.absent else result.rank)
         ws.cell(i, 4, event.field)
         _text(ws.cell(i, 5, player.name))
         _text(ws.cell(i, 6, player.club))
@@ -164,6 +231,7 @@ def cup_workbook(cup: Cup) -> bytes:
     wb.properties.title = cup.name
     held = season(cup)  # ranked once for the cup and again for each sub-ranking, read once
     standings = cup_standings(cup, held=held)
+    wb.properties.description = " ".join(rules_applied(cup, standings))
     taken: set[str] = set()
     cup_title, results_title = sheet_title(_("Cup"), taken), sheet_title(_("Results"), taken)
     _table_sheet(wb, cup_title, standings)
@@ -209,7 +277,7 @@ def cup_poster_pdf(cup: Cup) -> bytes:
     for row in standings.rows:
         mine = {r.key: r for r in row.results}
         cells = [(mine.get(e.key), mine.get(e.key) is not None and e.key in row.counted) for e in standings.events]
-        rows.append({"row": row, "cells": cells, "tiebreak": tiebreak_text(row.tiebreak)})
+        rows.append({"row": row, "cells": cells, "tiebreak": row_tiebreak(row)})
     widths = tuple(
         max((len(text) for text in texts), default=0)
         for texts in (
@@ -226,6 +294,7 @@ def cup_poster_pdf(cup: Cup) -> bytes:
             "standings": standings,
             "rows": rows,
             "counting": counting_text(cup, standings),
+            "rules": rules_applied(cup, standings)[1:],  # the method and counting head the poster
             "layout": layout,
             "today": datetime.date.today(),
         },

@@ -14,14 +14,31 @@ class Cup(models.Model):
     """A season cup: a named series of tournaments of one ruleset ranked by cup points
     (``../shared/rules/tournament-formats.md`` §4). ``counting``: ``"all"``, ``"half"`` (the Heine
     rule) or a number ``k`` (best ``k`` results), as text; ``final_top`` / ``final_min_played``:
-    who qualifies for the final (the top N, and/or a minimum of tournaments played). ``version``
+    who qualifies for the final (the top N, and/or a minimum of tournaments played). The counting
+    rules of §4 "Revised 2026-11-26": ``planned`` (tournaments planned for the season, which "the
+    best half" counts from), ``cup_tiebreak`` (the order of level cup totals),
+    ``wtc_final_negative`` with ``final_tournament`` (the Wiener Tarockcup final to 2019/20: ranks
+    above 50 and absent qualifiers score negative; the final is one of the cup's tournaments, which
+    the settings form enforces); ``oe_finale_table``: the Ö-Finale Vorrundenpunkte table the
+    season ranks carry (``../shared/rules/koenigrufen-raiffeisen.md`` §6.9,
+    :data:`scoring.cups.points.VORRUNDENPUNKTE`; "" none). ``version``
     is bumped by every change of the cup itself (its settings, sub-rankings, imported results);
     its pages are keyed by it and by its tournaments' data versions."""
 
     class Method(models.TextChoices):
         TIROL = "tirol", _("Tirol formula (Punktespiegel)")
-        WTC_FIXPUNKTE = "wtc_fixpunkte", _("WTC Fixpunkte (ranks 1–50)")
+        WTC_FIXPUNKTE = "wtc_fixpunkte", _("OÖ/WTC Fixpunkte (ranks 1–50; the RTC uses them too)")
         HEINE = "heine", _("Heine points (from the tournament total)")
+
+    class Tiebreak(models.TextChoices):
+        BEST_RESULTS = "best_results", _("best counted result, then second best, …; then more results; then the more recent tournament")
+        MORE_RESULTS_FIRST = "more_results_first", _("more counted results; then the best result; then the more recent tournament")
+
+    class OeFinaleTable(models.TextChoices):
+        NONE = "", _("none")
+        RANKS_40 = "40", _("40 ranks (Kärnten, Steiermark, Tirol)")
+        RANKS_60 = "60", _("60 ranks (the default: WTC, HRC, RTC)")
+        RANKS_80 = "80", _("80 ranks (Sauwald)")
 
     name = models.CharField(_("name"), max_length=200, unique=True, validators=[no_bidi_controls])
     ruleset = models.CharField(_("ruleset"), max_length=40)
@@ -32,6 +49,40 @@ class Cup(models.Model):
     )
     final_top = models.PositiveSmallIntegerField(_("final: the best"), null=True, blank=True)
     final_min_played = models.PositiveSmallIntegerField(_("final: tournaments played at least"), null=True, blank=True)
+    planned = models.PositiveSmallIntegerField(
+        _("tournaments planned"), null=True, blank=True,
+        help_text=_(
+            "How many tournaments the season plans (held and still scheduled). “The best half” counts "
+            "from this number; left empty, from the tournaments held so far."
+        ),
+    )
+    cup_tiebreak = models.CharField(
+        _("ties on the cup total"), max_length=24, choices=Tiebreak.choices, default=Tiebreak.BEST_RESULTS,
+        help_text=_(
+            "How players with the same cup total are ordered. The cups' own reading: the best counted "
+            "result, then the second best, and so on; then more counted results; then the more recent "
+            "tournament."
+        ),
+    )
+    wtc_final_negative = models.BooleanField(
+        _("final scores negative ranks"), default=False,
+        help_text=_(
+            "Wiener Tarockcup seasons to 2019/20: in the final, ranks above 50 score −(rank − 50), and a "
+            "qualifier who does not play the final scores −(entrants − 49)."
+        ),
+    )
+    final_tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("the cup's final"),
+        help_text=_("Which of the cup's tournaments is its final (for negative ranks in the final)."),
+    )
+    oe_finale_table = models.CharField(
+        _("Ö-Finale Vorrundenpunkte table"), max_length=2, choices=OeFinaleTable.choices, blank=True, default="",
+        help_text=_(
+            "Which table of Vorrundenpunkte the cup's season ranks carry to the Tarock-Österreich-Finale; "
+            "a rank past the table's end did not qualify."
+        ),
+    )
     version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
     # Who keeps the cup: they (and a superuser) edit it, import into it and name its other
     # organisers; whoever creates a cup is its first.

@@ -180,6 +180,8 @@ def _shown(field, value) -> str:
     """``value`` of form field ``field`` as the log shows it: a choice by its label, nothing as "–"."""
     if value is None or value == "":
         return "–"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
     choices = getattr(field, "choices", None)
     if choices is not None and not isinstance(field, forms.ModelMultipleChoiceField):
         return str(dict((str(k), v) for k, v in choices).get(str(value), value))

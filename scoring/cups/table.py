@@ -8,9 +8,17 @@ players its final standings rank (a player who withdrew after playing keeps his 
 
 **Decisions**: a sub-ranking ranks the same cup points (earned against the whole field), among its
 players only; an "away only" sub-ranking counts the away tournaments only, and its counting rule
-applies to the away tournaments held. The final's qualifiers are the players with at least
-``final_min_played`` tournaments, then the best ``final_top`` of those, and everyone level with the
-last of them.
+applies to the away tournaments held (the planned number is the whole season's, so it does not
+apply there). The final's qualifiers are the players with at least ``final_min_played``
+tournaments, then the best ``final_top`` of those, and everyone level with the last of them; once
+the cup's final (``Cup.final_tournament``) is held they are reckoned over the season without it.
+
+**The Wiener Tarockcup final to 2019/20** (``Cup.wtc_final_negative`` with a final named,
+``tournament-formats.md`` §4, revised 2026-11-26): in the final, ranks above 50 score
+``−(rank − 50)``; each qualifier (reckoned without the final) who did not play it gets a result
+there of ``−(entrants − 49)``, ``entrants`` the final's field. **Decision** (the rule is silent):
+the final's result is counted like any other by the cup's counting rule (with "all" it always
+counts).
 """
 
 from __future__ import annotations
@@ -22,7 +30,17 @@ from dataclasses import dataclass, field
 from django.utils import formats
 
 from scoring.cups.models import Cup, CupRanking, CupResult
-from scoring.cups.points import SHORT_NAME_LIMIT, CupRow, Result, cup_table, place_of, shared_points, short_names
+from scoring.cups.points import (
+    SHORT_NAME_LIMIT,
+    CupRow,
+    Result,
+    absent_from_final_points,
+    cup_table,
+    place_of,
+    results_counted,
+    shared_points,
+    short_names,
+)
 from scoring.standings import cached_standings
 from tournaments.models import Player, Registration, Tournament
 
@@ -58,7 +76,9 @@ class CupStandings:
     """A cup's table: the ``events`` held (season order), the ``rows`` (:class:`~scoring.cups.points.CupRow`
     with a :class:`CupPlayer` each), ``counted`` (results counted per player), the tournaments
     still ``to_come``, the ``ranking`` shown (``None``: the whole cup) and the final's
-    ``qualified`` rows."""
+    ``qualified`` rows. ``counts``: how many results the counting rule counts (the best half:
+    reckoned from ``planned`` when ``from_planned``, else from the events held); ``final``: the
+    cup's final if it is among the events held."""
 
     cup: Cup
     events: list[Event]
@@ -67,6 +87,15 @@ class CupStandings:
     to_come: list[Tournament] = field(default_factory=list)
     ranking: CupRanking | None = None
     qualified: list[CupRow] = field(default_factory=list)
+    counts: int = 0
+    planned: int | None = None
+    final: Event | None = None
+
+    @property
+    def from_planned(self) -> bool:
+        """Whether "the best half" is reckoned from the tournaments planned, not those held (a
+        planned number below the tournaments held is overtaken by them)."""
+        return self.cup.counting == "half" and self.planned is not None and self.planned >= len(self.events)
 
     @property
     def qualified_keys(self) -> set[int]:
@@ -127,15 +156,42 @@ def season(cup: Cup) -> tuple[list[Event], dict[int, list[Result]], dict[int, Cu
     held.extend(imported.values())
     held.sort(key=lambda h: (h.date, h.name))
     heads = short_names([(short_place(h), formats.date_format(h.date, "SHORT_DATE_FORMAT")) for h in held])
+    final_key = final_event_key(cup, held)
+    negative = cup.wtc_final_negative and final_key is not None
     events, results = [], defaultdict(list)
     for order, h in enumerate(held, start=1):
         events.append(Event(h.key, h.name, h.date, h.away, order, h.size, h.tournament, heads[order - 1]))
         sharing = Counter(rank for _p, rank, _t in h.rows)
+        in_final = negative and h.key == final_key
         for player_id, rank, total in h.rows:
-            points = shared_points(cup.method, rank, sharing[rank], h.size, total)
+            points = shared_points(cup.method, rank, sharing[rank], h.size, total, final=in_final)
             results[player_id].append(Result(h.key, order, rank, points, sharing[rank] > 1))
+    if negative:
+        final = next(e for e in events if e.key == final_key)
+        played = {player_id for player_id, _rank, _total in next(h for h in held if h.key == final_key).rows}
+        for row in qualified(cup, rank_without_final(cup, events, results, final_key, cup.planned)):
+            if row.player not in played:
+                results[row.player].append(Result(final_key, final.order, 0, absent_from_final_points(final.field), absent=True))
     players = {pk: CupPlayer(pk, name, club) for pk, name, club in Player.objects.filter(pk__in=results).values_list("pk", "name", "club")}
     return events, dict(results), players, to_come
+
+
+def final_event_key(cup: Cup, held: list) -> str | None:
+    """The event key of the cup's final (``Cup.final_tournament``) if it is one of the cup's
+    tournaments and held (its final standings in), else ``None``."""
+    if cup.final_tournament_id is None:
+        return None
+    key = f"t{cup.final_tournament_id}"
+    return key if any(h.key == key for h in held) else None
+
+
+def rank_without_final(cup: Cup, events: list[Event], results: dict, final_key: str, planned: int | None) -> list[CupRow]:
+    """The cup table over ``events`` without the final (for the final's qualifiers): ``results``
+    by player (the rows' players are these keys), ``planned`` as :func:`cup_table` takes it."""
+    without = {p: [r for r in rs if r.key != final_key] for p, rs in results.items()}
+    without = {p: rs for p, rs in without.items() if rs}
+    season_keys = [e.key for e in events if e.key != final_key]
+    return cup_table(without, len(season_keys), cup.counting_rule, season_keys, cup.cup_tiebreak, planned)
 
 
 def in_ranking(ranking: CupRanking | None, player: CupPlayer, members: set[int]) -> bool:
@@ -160,9 +216,20 @@ def cup_standings(cup: Cup, ranking: CupRanking | None = None, held: tuple | Non
         results = {p: [r for r in rs if r.key in away_keys] for p, rs in results.items()}
     chosen = {players[p]: rs for p, rs in results.items() if rs and in_ranking(ranking, players[p], members)}
     held = len(events)
-    rows = cup_table(chosen, held, cup.counting_rule, [e.key for e in events])
+    away_only = ranking is not None and ranking.away_only
+    planned = None if away_only else cup.planned
+    rows = cup_table(chosen, held, cup.counting_rule, [e.key for e in events], cup.cup_tiebreak, planned)
     standings = CupStandings(cup, events, rows, max((len(r.counted) for r in rows), default=0), to_come, ranking)
-    standings.qualified = qualified(cup, rows)
+    standings.counts = results_counted(held, cup.counting_rule, planned)
+    standings.planned = planned or None
+    final_key = f"t{cup.final_tournament_id}" if cup.final_tournament_id else None
+    standings.final = next((e for e in events if e.key == final_key), None)
+    if standings.final is None:
+        standings.qualified = qualified(cup, rows)
+    else:  # the final's qualifiers are reckoned without it
+        before = rank_without_final(cup, events, {r.player: r.results for r in rows}, final_key, planned)
+        keys = {row.player.pk for row in qualified(cup, before)}
+        standings.qualified = [row for row in rows if row.player.pk in keys]
     return standings
 
 

@@ -3,7 +3,6 @@ the pages of the cup's organisers (:mod:`scoring.cups.roles`): its settings and 
 its organisers, its action log. The cup table is computed by :mod:`scoring.cups.table` and
 served from the cache while neither the cup nor any of its tournaments changed."""
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.mixins import AccessMixin
 from django.db import IntegrityError, transaction
@@ -11,77 +10,19 @@ from django.db.models import F
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.generic import ListView, TemplateView
 
 from scoring.cups import roles as cup_roles
-from scoring.cups.models import Cup, CupRanking
+from scoring.cups.exports import counting_text, rules_applied
+from scoring.cups.forms import CupForm, RankingFormSet
+from scoring.cups.models import Cup
 from scoring.cups.table import cup_standings, cup_version, touch_cup
-from scoring.member_picker import PICK_LIMIT, MemberChoiceField, MemberPicker, label, search_response
+from scoring.member_picker import PICK_LIMIT, label, search_response
 from tournaments.models import Player, Tournament
 from tournaments.posted import whole_number
 from tournaments.public_cache import CachedPublicPage
-from tournaments.text import CleanTextFormMixin
-from variants import registry
 
 
-def ruleset_choices():
-    """``(key, label)`` of every registered ruleset (a cup is of one ruleset, any edition)."""
-    seen = {}
-    for rs in registry.all_rulesets():
-        seen.setdefault(rs.key, rs.name)
-    return sorted(seen.items(), key=lambda item: item[1])
-
-
-class CupForm(CleanTextFormMixin, forms.ModelForm):
-    """A cup's settings; ``counting`` must read as ``all``, ``half`` or a number from 1; the name
-    holds no control, direction or invisible character (:mod:`tournaments.text`)."""
-
-    name_like_fields = ("name",)
-
-    ruleset = forms.ChoiceField(label=gettext_lazy("Ruleset"), choices=ruleset_choices)
-
-    class Meta:
-        model = Cup
-        fields = ["name", "ruleset", "method", "counting", "final_top", "final_min_played"]
-
-    def clean_counting(self):
-        value = self.cleaned_data["counting"].strip().casefold()
-        if value in ("all", "half") or (value.isdigit() and int(value) >= 1):
-            return value
-        raise forms.ValidationError(
-            _("“%(value)s” is not a counting rule: write “all”, “half” or a number of results from 1.") % {"value": self.cleaned_data["counting"]}
-        )
-
-    def clean_ruleset(self):
-        value = self.cleaned_data["ruleset"]
-        if self.instance.pk and value != self.instance.ruleset and self.instance.tournaments.exists():
-            raise forms.ValidationError(_("Its tournaments are played under another ruleset: a cup keeps the ruleset of its tournaments."))
-        return value
-
-
-class CupRankingForm(CleanTextFormMixin, forms.ModelForm):
-    """A sub-ranking: a club, picked players, or the away tournaments; its name and club are
-    checked as names (:mod:`tournaments.text`). Its players are picked from the register with a
-    search (:class:`~scoring.member_picker.MemberPicker`): only those chosen are rendered."""
-
-    name_like_fields = ("name", "club")
-
-    class Meta:
-        model = CupRanking
-        fields = ["name", "club", "members", "away_only"]
-        widgets = {"members": MemberPicker(("name", "club"))}
-        field_classes = {"members": MemberChoiceField}
-
-    def __init__(self, *args, search_url: str = "", **kwargs):
-        super().__init__(*args, **kwargs)
-        members = self.fields["members"]
-        members.queryset = Player.objects.all()
-        members.widget.search_url = search_url
-        members.help_text = _("Find and pick its players (women, youth, guests …), or name a club, or count the away tournaments only.")
-
-
-RankingFormSet = forms.inlineformset_factory(Cup, CupRanking, form=CupRankingForm, extra=1, can_delete=True)
 
 
 class CupListView(ListView):
@@ -93,7 +34,8 @@ class CupListView(ListView):
 
 
 class CupTableView(CachedPublicPage, TemplateView):
-    """A cup's table (``?ranking=<id>``: one of its sub-rankings), its qualifiers and downloads."""
+    """A cup's table (``?ranking=<id>``: one of its sub-rankings), the rules it counts by, its
+    qualifiers and downloads."""
 
     template_name = "cups/table.html"
 
@@ -114,10 +56,13 @@ class CupTableView(CachedPublicPage, TemplateView):
             ranking = cup.rankings.filter(pk=whole_number(wanted) or 0).first()
             if ranking is None:
                 raise Http404(_("This cup has no such sub-ranking."))
+        standings = cup_standings(cup, ranking)
         return {
             **super().get_context_data(**kwargs),
             "cup": cup,
-            "standings": cup_standings(cup, ranking),
+            "standings": standings,
+            "counting": counting_text(cup, standings),
+            "rules": rules_applied(cup, standings)[1:],  # the method and counting head the page
             "rankings": list(cup.rankings.all()),
             "can_manage": cup_roles.may_manage_cup(self.request.user, cup),
         }

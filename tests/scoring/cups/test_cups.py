@@ -82,7 +82,7 @@ def test_best_k_counts_the_best_results_and_strikes_the_others():
     assert rows[0].total == 180 and rows[0].counted == {"t1", "t3"}
 
 
-def test_ties_are_broken_by_counted_results_then_best_result_then_the_latest_tournament():
+def test_under_more_results_first_ties_are_broken_by_counted_results_then_best_result_then_the_latest_tournament():
     players = {
         "Anna": results(100, 60, None, None),  # 160 from 2 results
         "Bert": results(50, 50, 60, None),  # 160 from 3 results: ahead of Anna (more counted)
@@ -90,7 +90,7 @@ def test_ties_are_broken_by_counted_results_then_best_result_then_the_latest_tou
         "Dora": results(None, 100, None, 60),  # 160 from 2, best 100, as Anna: Dora played the latest tournament
         "Emil": results(100, 60, None, None),  # the same as Anna in every tournament: level
     }
-    rows = cup_table(players, held=4, rule="all", season=SEASON)
+    rows = cup_table(players, held=4, rule="all", season=SEASON, tiebreak="more_results_first")
     assert [(r.player, r.rank, r.tiebreak) for r in rows] == [
         ("Bert", 1, ""),
         ("Carl", 2, "counted"),
