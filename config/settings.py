@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "scoring.live",
     "scoring.prizes",
     "scoring.cups",
+    "scoring.finale",
     "archive",
 ]
 

@@ -48,6 +48,7 @@ urlpatterns = [
     path("manage/", include("scoring.live.urls_director")),
     path("manage/", include("scoring.prizes.urls_director")),
     path("manage/", include("scoring.cups.urls_manage")),
+    path("manage/", include("scoring.finale.urls_manage")),
     path("manage/", include("archive.urls")),
     path("", include("tournaments.urls_public")),
     path("", include("scoring.urls_public")),
@@ -55,4 +56,5 @@ urlpatterns = [
     path("", include("scoring.live.urls_public")),
     path("", include("scoring.prizes.urls_public")),
     path("", include("scoring.cups.urls_public")),
+    path("", include("scoring.finale.urls_public")),
 ]
