@@ -110,7 +110,19 @@ FREE_DEMO = DemoSpec(
     seed=20,
     options=(("dealer_sits_out", True),),
 )
-DEMOS = (TIROL_DEMO, WTC_DEMO, CEGO_DEMO, BLED_DEMO, HUNGARIAN_DEMO, TAPP_DEMO, FREE_DEMO)
+# An evening of the Raiffeisen Tarockcup Austria (Upper Austria, ``koenigrufen-raiffeisen.md``
+# §6.9): 13 players at two 4-tables and one 5-table whose dealer sits out, 3 rounds of 16 hands
+# (20 at the 5-table).
+RTC_DEMO = DemoSpec(
+    name="Raiffeisen Tarockcup – Demo Gasthof Kirchenwirt Peuerbach",
+    date=datetime.date(2026, 11, 20),
+    venue="Gasthof Kirchenwirt, Peuerbach",
+    ruleset="raiffeisen-tarockcup",
+    edition="2023",
+    players="players_ooe.csv",
+    seed=2037,  # an evening with a dozen Trischaken, a few Besserrufer and one (silent) Valat
+)
+DEMOS = (TIROL_DEMO, WTC_DEMO, CEGO_DEMO, BLED_DEMO, HUNGARIAN_DEMO, TAPP_DEMO, FREE_DEMO, RTC_DEMO)
 TIROL_DEMO_NAME = TIROL_DEMO.name
 
 
@@ -210,6 +222,12 @@ def build_bled_demo(reset: bool = False) -> Tournament:
     return build_demo(BLED_DEMO, reset)
 
 
+def build_rtc_demo(reset: bool = False) -> Tournament:
+    """The Raiffeisen Tarockcup 2023 demo: 13 players, 3 rounds at two 4-tables (16 hands) and one
+    5-table (20 hands, its dealer sitting out)."""
+    return build_demo(RTC_DEMO, reset)
+
+
 DEMO_CUP_NAME = "Tiroler Tarockcup 2026/27 – Demo"
 # Three tournaments of the season held before the demo tournament, their results imported as a
 # cup that started mid-season would import them: (name, date, away, seed).
@@ -238,7 +256,10 @@ def build_demo_cup(reset: bool = False):
     if existing:
         existing.delete()
     tirol = build_tirol_demo()
-    cup = Cup.objects.create(name=DEMO_CUP_NAME, ruleset=tirol.ruleset, method=Cup.Method.TIROL, counting="3", final_top=10)
+    cup = Cup.objects.create(
+        name=DEMO_CUP_NAME, ruleset=tirol.ruleset, method=Cup.Method.TIROL, counting="3", final_top=10,
+        oe_finale_table=Cup.OeFinaleTable.RANKS_40,  # Tirol carries the 40-rank table (koenigrufen-raiffeisen.md §6.9)
+    )
     cup_created(cup, ensure_director())  # the demo director keeps the cup, as its creator would
     players = demo_players(FIXTURES / TIROL_DEMO.players)
     for name, date, away, seed in DEMO_CUP_EARLIER:
@@ -253,4 +274,52 @@ def build_demo_cup(reset: bool = False):
     CupRanking.objects.create(cup=cup, name="Auswärts", away_only=True)
     tirol.cup = cup
     tirol.save(update_fields=["cup"])
+    return cup
+
+
+RTC_DEMO_CUP_NAME = "Raiffeisen Tarockcup 2026/27 – Demo"
+# Tournaments of the season held before the demo evening, their results imported: (name, date, seed).
+RTC_DEMO_CUP_EARLIER = (
+    ("Cupturnier Schärding", datetime.date(2026, 9, 18), 11),
+    ("Cupturnier Eferding", datetime.date(2026, 10, 2), 12),
+    ("Cupturnier Ried im Innkreis", datetime.date(2026, 10, 16), 13),
+)
+RTC_DEMO_CUP_PLANNED = 10  # tournaments the season plans, held and still to come
+
+
+def build_rtc_demo_cup(reset: bool = False):
+    """The demo Raiffeisen Tarockcup season: the RTC demo evening and three earlier tournaments of
+    the season whose results (drawn from fixed seeds among the Upper Austrian demo players) are
+    imported; cup points by the Fixpunkte table (223, 198, 180, …), every result counts, 10
+    tournaments planned, the season's ranks carrying the 60-rank Ö-Finale table
+    (``../shared/rules/koenigrufen-raiffeisen.md`` §6.9). Returns the cup (the existing one unless
+    ``reset``)."""
+    from scoring.cups.models import Cup, CupResult
+    from scoring.cups.roles import cup_created
+
+    existing = Cup.objects.filter(name=RTC_DEMO_CUP_NAME).first()
+    if existing and not reset:
+        return existing
+    if existing:
+        existing.delete()
+    evening = build_rtc_demo()
+    cup = Cup.objects.create(
+        name=RTC_DEMO_CUP_NAME,
+        ruleset=evening.ruleset,
+        method=Cup.Method.WTC_FIXPUNKTE,  # the RTC uses the Fixpunkte table (§6.9)
+        counting="all",  # how many results count was not found (§6.9): the default, all
+        planned=RTC_DEMO_CUP_PLANNED,
+        oe_finale_table=Cup.OeFinaleTable.RANKS_60,
+    )
+    cup_created(cup, ensure_director())  # the demo director keeps the cup, as its creator would
+    players = demo_players(FIXTURES / RTC_DEMO.players)
+    for name, date, seed in RTC_DEMO_CUP_EARLIER:
+        rng = random.Random(seed)
+        field = rng.sample(players, rng.randint(9, len(players)))
+        CupResult.objects.bulk_create(
+            CupResult(cup=cup, event=name, date=date, player=p, rank=rank, field_size=len(field))
+            for rank, p in enumerate(field, start=1)
+        )
+    evening.cup = cup
+    evening.save(update_fields=["cup"])
     return cup

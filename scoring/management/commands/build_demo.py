@@ -2,7 +2,15 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.demo import DEMO_PASSWORD, DEMO_USERNAME, DEMOS, build_demo, build_demo_cup, ensure_director
+from scoring.demo import (
+    DEMO_PASSWORD,
+    DEMO_USERNAME,
+    DEMOS,
+    build_demo,
+    build_demo_cup,
+    build_rtc_demo_cup,
+    ensure_director,
+)
 
 
 class Command(BaseCommand):
@@ -28,8 +36,9 @@ class Command(BaseCommand):
         for spec in DEMOS:
             tournament = build_demo(spec, reset=reset)
             self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
-        cup = build_demo_cup(reset=reset)
-        self.stdout.write(self.style.SUCCESS(f"Demo cup: {cup.name} (id {cup.pk})"))
+        for build_cup in (build_demo_cup, build_rtc_demo_cup):
+            cup = build_cup(reset=reset)
+            self.stdout.write(self.style.SUCCESS(f"Demo cup: {cup.name} (id {cup.pk})"))
         if existed:
             self.stdout.write(f"The user “{DEMO_USERNAME}” existed already and was left as he is (his password too).")
         else:
