@@ -3,8 +3,9 @@
 :func:`export_tournament` writes everything the tournament is: its settings, players (by name and
 club), registrations, rounds with their draw reports, tables, seats, hands with every version of
 their history (deleted hands' versions too), flags, sheet confirmations (with the version of the
-sheet they confirmed), the action log (with each actor's name), the roles (users by user name)
-and the prizes (fund, categories and their members).
+sheet they confirmed), the action log (with each actor's name), the roles (users by user name),
+the prizes (fund, categories and their members) and the Ö-Finale settings (its Finalpunkte table,
+its option and its qualifying cups by name).
 The archive is gzip-compressed JSON::
 
     {"format": "tarock-tournament", "version": 1, "exported_at": "...", "release": "...",
@@ -21,7 +22,9 @@ forms and services check what they store, before anything is written:
 - its ruleset and edition, asked of the registry in :mod:`variants`, and the tournament's settings
   as the tournament form checks them (:class:`tournaments.forms.TournamentForm`);
 - every value as its model field validates it (names, lengths, choices, the ranges a database
-  column holds), the prize fund as its form does; ids unique, every link to a row of the archive;
+  column holds), the prize fund as its form does, the Ö-Finale's Finalpunkte table as its settings
+  form does (:func:`scoring.finale.points.parse_finalpunkte`); ids unique, every link to a row of
+  the archive;
 - the counts the draw and the forms allow: rounds up to the tournament's rounds, tables of the
   ruleset's sizes, hands numbered without gaps up to the table's cap;
 - every hand re-scored by its ruleset after the earlier hands of its table
@@ -37,9 +40,12 @@ action log's ``user_name``; the hand history's in the restore's own log entry), 
 user is reported in :attr:`ArchiveSummary.skipped_roles`. The tournament joins the site's cup of the
 archive's cup name only where the restoring user keeps that cup and it ranks the tournament's
 ruleset (:func:`restore_cup`); otherwise it is restored without a cup, and the summary and the
-report say why. Archives of version 1 written before the action log kept names (no
-``user_name``, no prizes, no clock) or confirmations their sheet's version restore too (the
-version is read from the hand history up to the confirmation's time).
+report say why. An Ö-Finale is linked to the site's cups of its cups' names, whoever restores it
+(it only reads their tables, as its settings form lets any director choose them); a cup this site
+lacks is left out, and the summary and the report name it (:func:`restore_finale_cups`).
+Archives of version 1 written before the action log kept names (no ``user_name``, no prizes, no
+clock, no Ö-Finale) or confirmations their sheet's version restore too (the version is read from
+the hand history up to the confirmation's time).
 
 Memory: the packed file is refused above :data:`MAX_PACKED_BYTES` before it is opened, the
 unpacked stream is read in pieces of :data:`READ_CHUNK` and refused once it passes
@@ -123,7 +129,10 @@ class ArchiveSummary:
     links to this database's users of the same user name); ``cup``, the name of the cup of this
     site the tournament joins ("" for none), and ``cup_dropped``, why it does not join the
     archive's cup (a sentence, translated; ``None`` when it does or the archive names none), for
-    the user the summary was made for (:func:`restore_cup`).
+    the user the summary was made for (:func:`restore_cup`); ``oe_finale``, whether it is an
+    Ö-Finale, ``oe_finale_cups``, the names of this site's cups its Ö-Finale is linked to, and
+    ``oe_finale_dropped``, one sentence (translated) per cup of the archive's Ö-Finale this site
+    lacks, left out (:func:`restore_finale_cups`).
     """
 
     name: str
@@ -144,6 +153,9 @@ class ArchiveSummary:
     matched_users: tuple[str, ...] = ()
     cup: str = ""
     cup_dropped: str | None = None
+    oe_finale: bool = False
+    oe_finale_cups: tuple[str, ...] = ()
+    oe_finale_dropped: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -179,10 +191,32 @@ def restore_cup(name: str | None, ruleset: str, user=None):
     return cup, None
 
 
+def restore_finale_cups(names) -> tuple[list, list[str]]:
+    """``(cups, notices)`` for the Ö-Finale of an archive whose cups are ``names`` (checked
+    names, no two alike): this site's cups of those names, by name, and one sentence
+    (translated) per name no cup of this site has, which the restored Ö-Finale leaves out.
+
+    No permission is asked of the cups (unlike :func:`restore_cup`): an Ö-Finale only reads its
+    cups' tables and changes nothing in them, and its settings form lets any director of the
+    tournament choose any cup of the site."""
+    from scoring.cups.models import Cup
+
+    names = list(names or ())
+    found = {}
+    for start in range(0, len(names), 500):  # within every database's limit of parameters
+        found.update((c.name, c) for c in Cup.objects.filter(name__in=names[start:start + 500]))
+    notices = [
+        _("The archive's cup “%(cup)s” is not on this site: the Ö-Finale is restored without it.") % {"cup": name}
+        for name in names if name not in found
+    ]
+    return sorted((found[n] for n in names if n in found), key=lambda c: c.name), notices
+
+
 def _models():
     """``(key, model, {foreign key attname: key of the table it points to or "user"}, the lookup
     from the model to its tournament's id)`` in the order they are written and restored (parents
     first)."""
+    from scoring.finale.models import OeFinale
     from scoring.models import Hand, HandFlag, SheetConfirmation
     from scoring.prizes.models import PrizeCategory, PrizeFund
     from tournaments.models import ActionLog, Registration, Round, Seat, Table, TournamentRole
@@ -203,11 +237,13 @@ def _models():
         ("prize_fund", PrizeFund, {"tournament_id": "tournament"}, "tournament_id"),
         ("prize_categories", PrizeCategory, {"tournament_id": "tournament"}, "tournament_id"),
         ("prize_members", PrizeCategory.members.through, {"prizecategory_id": "prize_categories", "registration_id": "registrations"}, "prizecategory__tournament_id"),
+        # Its cups are not in the archive: their names are, in data["oe_finale_cups"].
+        ("oe_finale", OeFinale, {"tournament_id": "tournament"}, "tournament_id"),
     ]
 
 
 # Tables added to the archive after its format's first release: an older archive has none of them.
-ADDED_LATER = {"prize_fund", "prize_categories", "prize_members"}
+ADDED_LATER = {"prize_fund", "prize_categories", "prize_members", "oe_finale"}
 
 
 def _fields(model) -> list[str]:
@@ -252,6 +288,7 @@ def export_tournament(tournament) -> bytes:
     data["players"] = list(Player.objects.filter(pk__in=player_ids).order_by("pk").values("id", "name", "club"))
     data["users"] = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
     data["cup"] = tournament.cup.name if tournament.cup_id else None  # by name: see restore_cup
+    data["oe_finale_cups"] = _finale_cup_names(tournament.pk)  # by name: see restore_finale_cups
     body = _canonical(data)
     del data
     envelope = {
@@ -264,6 +301,13 @@ def export_tournament(tournament) -> bytes:
     # The canonical JSON of the whole archive without parsing the body again: sorted, "data" comes
     # first, and the body is already the canonical JSON of it.
     return gzip.compress(b'{"data":' + body + b"," + _canonical(envelope)[1:], compresslevel=6)
+
+
+def _finale_cup_names(tournament_id: int) -> list[str]:
+    """The names of the cups of the tournament's Ö-Finale, sorted (``[]``: none, or no Ö-Finale)."""
+    from scoring.cups.models import Cup
+
+    return sorted(Cup.objects.filter(oe_finales__tournament_id=tournament_id).values_list("name", flat=True))
 
 
 def write_archive(tournament, path: Path) -> int:
@@ -404,6 +448,8 @@ def how_to_fix(refused: BackupRefused) -> str:
         "hands": _("correct the hand on its table's sheet"),
         "prize_fund": _("correct it on the tournament's prizes page"),
         "prize_categories": _("correct it on the tournament's prizes page"),
+        "oe_finale": _("correct it on the tournament's Ö-Finale settings page"),
+        "oe_finale_cups": _("rename the cup on its settings page"),
     }
     return fixes.get(part) or _("no page changes this row: the site's operator corrects it in the database")
 
@@ -704,6 +750,8 @@ class _Checker:
             for row in rows:
                 self.clean_row(key, model, row, cleaner, links)
             getattr(self, f"check_{key}", lambda rows: None)(rows)
+        self.stage = "oe_finale_cups"
+        self.check_oe_finale_cups(data.get("oe_finale_cups", []))
 
         self.stage = None
         history = data["hand_history"]
@@ -981,6 +1029,50 @@ class _Checker:
     def check_prize_members(self, rows) -> None:
         self.unique("prize_members", rows, ("prizecategory_id", "registration_id"), lambda r: _("prize category member %(id)s") % {"id": r["id"]})
 
+    def check_oe_finale(self, rows) -> None:
+        """At most one Ö-Finale; its Finalpunkte table a list of whole numbers that passes the
+        checks of its settings form (:func:`scoring.finale.points.parse_finalpunkte`, worded by
+        :func:`scoring.finale.forms.problem_text`, each problem naming its rank)."""
+        from scoring.finale import points
+        from scoring.finale.forms import problem_text
+
+        if len(rows) > 1:
+            raise _refuse(_("Ö-Finale"), _("a tournament is one Ö-Finale at most, the archive has %(count)s.") % {"count": len(rows)})
+        for row in rows:
+            table = row["finalpunkte"]
+            if not isinstance(table, list):
+                raise _refuse(_("Ö-Finale"), _("its Finalpunkte table is not a list of numbers."))
+            problems = [
+                points.Problem(points.NOT_A_NUMBER, rank, json.dumps(value, ensure_ascii=False)[:40])
+                for rank, value in enumerate(table, start=1)
+                if not isinstance(value, int) or isinstance(value, bool)
+            ]
+            if not problems:
+                problems = points.check(table)
+            if problems:
+                raise _refuse(
+                    _("Ö-Finale"),
+                    _("its Finalpunkte table: %(problems)s") % {"problems": " ".join(problem_text(p) for p in problems[:10])},
+                )
+
+    def check_oe_finale_cups(self, names) -> None:
+        """The names of the Ö-Finale's cups: a list of names checked as the cup's own name
+        (``data["cup"]``), no name twice, and only beside an Ö-Finale."""
+        if not isinstance(names, list):
+            raise _refuse(_("the Ö-Finale's cups"), _("this part of the archive is not a list of names."))
+        seen = set()
+        for name in names:
+            if not isinstance(name, str) or not name:
+                raise _refuse(_("the Ö-Finale's cups"), _("“%(value)s” is not a cup's name.") % {"value": json.dumps(name, ensure_ascii=False)[:40]})
+            where = _("the Ö-Finale's cup “%(cup)s”") % {"cup": name[:80]}
+            if problem := text.text_problem(name, name_like=True):
+                raise _refuse(where, problem)
+            if name in seen:
+                raise _refuse(where, _("it is in the archive twice."))
+            seen.add(name)
+        if names and not self.data.get("oe_finale"):
+            raise _refuse(_("the Ö-Finale's cups"), _("the archive names cups of an Ö-Finale but has no Ö-Finale."))
+
 
 def _check(content: bytes) -> _Checked:
     """The archive ``content`` read and checked; raises :class:`BackupRefused` (with its ``part``
@@ -1027,7 +1119,8 @@ def check_archive(content: bytes, user=None) -> ArchiveCheck:
         verdict.where, verdict.problem, verdict.part, verdict.row_id = refused.where, refused.problem, checker.stage, refused.row_id
         return ArchiveCheck(tournament=row, refusal=verdict)
     cup, cup_dropped = restore_cup(checked.data.get("cup"), checked.ruleset.key, user)
-    return ArchiveCheck(tournament=row, summary=_summary(checked, cup, cup_dropped))
+    finale_cups = restore_finale_cups(checked.data.get("oe_finale_cups"))
+    return ArchiveCheck(tournament=row, summary=_summary(checked, cup, cup_dropped, finale_cups))
 
 
 def summarize(content: bytes, user=None) -> ArchiveSummary:
@@ -1041,9 +1134,10 @@ def summarize(content: bytes, user=None) -> ArchiveSummary:
     return check.summary
 
 
-def _summary(checked: _Checked, cup, cup_dropped: str | None) -> ArchiveSummary:
+def _summary(checked: _Checked, cup, cup_dropped: str | None, finale_cups: tuple[list, list[str]]) -> ArchiveSummary:
     """The :class:`ArchiveSummary` of ``checked``, joining ``cup`` (a :class:`Cup` or ``None``,
-    and why not: :func:`restore_cup`)."""
+    and why not: :func:`restore_cup`), its Ö-Finale linked to ``finale_cups`` (the cups and the
+    notices of :func:`restore_finale_cups`)."""
     t = checked.data["tournament"]
     exported = checked.envelope.get("exported_at")
     exported = parse_datetime(exported) if isinstance(exported, str) else None
@@ -1066,6 +1160,9 @@ def _summary(checked: _Checked, cup, cup_dropped: str | None) -> ArchiveSummary:
         matched_users=tuple(checked.matched_users),
         cup=cup.name if cup is not None else "",
         cup_dropped=cup_dropped,
+        oe_finale=bool(checked.data.get("oe_finale")),
+        oe_finale_cups=tuple(c.name for c in finale_cups[0]),
+        oe_finale_dropped=tuple(finale_cups[1]),
     )
 
 
@@ -1163,10 +1260,11 @@ def restore(content: bytes, user=None) -> Restored:
     Every check of :func:`summarize` runs first; then, in one transaction, the tournament (in the
     archive's cup only where :func:`restore_cup` allows it, logged in the cup's log), its
     players (matched by name and club or created), rounds, tables, seats, hands with their whole
-    history (deleted hands' versions under fresh ids), flags, confirmations, action log, roles and
-    prizes are written with their own times. An actor this database lacks is kept by name; a role
-    of a user it lacks is left out. Returns :class:`Restored`; raises :class:`BackupRefused` with
-    nothing written."""
+    history (deleted hands' versions under fresh ids), flags, confirmations, action log, roles,
+    prizes and the Ö-Finale (linked to this site's cups of its cups' names,
+    :func:`restore_finale_cups`) are written with their own times. An actor this database lacks is
+    kept by name; a role of a user it lacks is left out, and so is a cup of the Ö-Finale it lacks.
+    Returns :class:`Restored`; raises :class:`BackupRefused` with nothing written."""
     from scoring.cups.roles import log_tournament_cup
     from tournaments import actions
     from tournaments.models import Table, Tournament
@@ -1178,6 +1276,7 @@ def restore(content: bytes, user=None) -> Restored:
         with transaction.atomic():
             fields = {k: v for k, v in data["tournament"].items() if k != "id"}
             cup, cup_dropped = restore_cup(data.get("cup"), checked.ruleset.key, user)
+            finale_cups = restore_finale_cups(data.get("oe_finale_cups"))
             fields["cup"] = cup
             tournament = Tournament.objects.create(**fields)
             stamps = {k: fields[k] for k in _stamped_fields(Tournament) if k in fields}
@@ -1216,6 +1315,9 @@ def restore(content: bytes, user=None) -> Restored:
                 _write_times(model, created, stamps, stamped)
                 if key != "hand_history":
                     ids[key] = {old: new.pk for old, new in zip(olds, created)}
+                if key == "oe_finale":
+                    for finale in created:  # one at most (checked)
+                        finale.cups.set(finale_cups[0])
             detail = [_("restored from an archive")]
             if checked.unknown_users:
                 detail.append(_("not users of this site, kept by name: %(names)s") % {"names": ", ".join(checked.unknown_users)})
@@ -1227,11 +1329,13 @@ def restore(content: bytes, user=None) -> Restored:
                     "roles": ", ".join(f"{name} ({level})" for name, level in checked.skipped_roles)})
             if cup_dropped:
                 detail.append(cup_dropped)
+            if data.get("oe_finale"):
+                detail.extend(finale_cups[1])
             actions.log(tournament.pk, actions.Action.CREATED, user, detail="; ".join(detail))
             log_tournament_cup(tournament, None, user)  # the cup's log: it joined (nothing without a cup)
     except DatabaseError as error:
         raise BackupRefused(_("The archive could not be written (%(error)s); nothing was restored.") % {"error": error}) from error
-    return Restored(tournament=tournament, summary=_summary(checked, cup, cup_dropped))
+    return Restored(tournament=tournament, summary=_summary(checked, cup, cup_dropped, finale_cups))
 
 
 def import_tournament(content: bytes, user=None):

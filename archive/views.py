@@ -165,7 +165,8 @@ class RestoreView(SitePermissionRequiredMixin, View):
     roles that could not be restored and the users kept by name only in the messages. The
     tournament joins the archive's cup only where this user keeps that cup
     (:func:`archive.backup.restore_cup`); the page says before the confirmation which cup it
-    joins or why not, and the messages say it again after the restore.
+    joins or why not, and the messages say it again after the restore, with each cup of its
+    Ö-Finale this site lacks (left out, :func:`archive.backup.restore_finale_cups`).
 
     Anonymous users are sent to the login, users without ``tournaments.add_tournament`` get 403."""
 
@@ -285,6 +286,8 @@ class RestoreView(SitePermissionRequiredMixin, View):
             messages.info(request, _("It is in the cup %(cup)s.") % {"cup": summary.cup})
         if summary.cup_dropped:
             messages.warning(request, summary.cup_dropped)
+        for notice in summary.oe_finale_dropped:  # a cup of its Ö-Finale this site lacks
+            messages.warning(request, notice)
         if summary.granted_roles:
             messages.warning(
                 request,

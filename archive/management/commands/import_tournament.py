@@ -39,6 +39,8 @@ class Command(BaseCommand):
             self.stdout.write(_("It is in the cup %(cup)s.") % {"cup": summary.cup})
         if summary.cup_dropped:
             self.stdout.write(self.style.WARNING(summary.cup_dropped))
+        for notice in summary.oe_finale_dropped:
+            self.stdout.write(self.style.WARNING(notice))
         if summary.granted_roles:
             self.stdout.write(self.style.WARNING(
                 _("Roles given to the users of this site with these user names (check that they are the same people): %(roles)s")
