@@ -30,7 +30,8 @@ FIXTURES = Path(settings.BASE_DIR) / "fixtures"
 
 @dataclass(frozen=True)
 class DemoSpec:
-    """One demo tournament: its settings, the players file and the seed everything is drawn from."""
+    """One demo tournament: its settings, the players file (``""``: its players come from elsewhere,
+    the Ö-Finale's qualifiers) and the seed everything is drawn from."""
 
     name: str
     date: datetime.date
@@ -122,7 +123,24 @@ RTC_DEMO = DemoSpec(
     players="players_ooe.csv",
     seed=2037,  # an evening with a dozen Trischaken, a few Besserrufer and one (silent) Valat
 )
-DEMOS = (TIROL_DEMO, WTC_DEMO, CEGO_DEMO, BLED_DEMO, HUNGARIAN_DEMO, TAPP_DEMO, FREE_DEMO, RTC_DEMO)
+# The Tarock-Österreich-Finale after both demo seasons (``koenigrufen-raiffeisen.md`` §6.9): the
+# qualifiers of the Tirol and the Raiffeisen demo cups, 3 rounds of 16 hands (20 at a 5-table)
+# under the Raiffeisen Tarockcup's edition. Built after the cups (:func:`build_demo_oe_finale`).
+OE_FINALE_DEMO = DemoSpec(
+    name="Tarock-Österreich-Finale – Demo",
+    date=datetime.date(2027, 6, 5),  # after both seasons
+    venue="Stadthalle Wels",
+    ruleset="raiffeisen-tarockcup",
+    edition="2023",
+    players="",  # the qualifiers of the two demo cups
+    seed=2027,
+)
+# The Finalpunkte by day rank the demo's organiser enters (the real table was not found, §6.9):
+# 60 for the winner, never rising, 0 from rank 27 on (and past the table's end).
+OE_FINALE_FINALPUNKTE = "60 55 51 48 45 42 40 38 36 34\n32 30 28 26 24 22 20 18 16 14\n12 10 8 6 4 2 0"
+# The demo tournaments built from a players file, in the order the build_demo command builds them.
+TOURNAMENT_DEMOS = (TIROL_DEMO, WTC_DEMO, CEGO_DEMO, BLED_DEMO, HUNGARIAN_DEMO, TAPP_DEMO, FREE_DEMO, RTC_DEMO)
+DEMOS = (*TOURNAMENT_DEMOS, OE_FINALE_DEMO)  # every demo tournament
 TIROL_DEMO_NAME = TIROL_DEMO.name
 
 
@@ -149,13 +167,27 @@ def demo_players(path: Path) -> list[Player]:
 def build_demo(spec: DemoSpec, reset: bool = False) -> Tournament:
     """A complete demo tournament through the services: players registered, every round drawn
     from the spec's seed and every hand entered (the ruleset's hands per round, more at a
-    5-table). Returns the existing demo tournament unless ``reset``."""
+    5-table). Returns the existing demo tournament unless ``reset``. The Ö-Finale's spec is built
+    by :func:`build_demo_oe_finale`."""
+    if spec == OE_FINALE_DEMO:
+        return build_demo_oe_finale(reset)
     existing = Tournament.objects.filter(name=spec.name).first()
     if existing and not reset:
         return existing
     if existing:
         existing.delete()
     director = ensure_director()
+    rs, tournament = new_demo_tournament(spec, director)
+    for player in demo_players(FIXTURES / spec.players):
+        tournament_services.register(tournament, player)
+    play_demo_rounds(tournament, rs, spec.seed, director)
+    demo_prizes(tournament, spec)
+    return tournament
+
+
+def new_demo_tournament(spec: DemoSpec, director):
+    """``(ruleset, tournament)``: the spec's tournament created with its ruleset's defaults (rounds,
+    hands per round, options) and organised by ``director``; nobody registered yet."""
     rs = get_ruleset(spec.ruleset, spec.edition, dict(spec.options))
     tournament = Tournament.objects.create(
         name=spec.name,
@@ -168,11 +200,16 @@ def build_demo(spec: DemoSpec, reset: bool = False) -> Tournament:
         hands_per_round=rs.default_hands_per_round,
     )
     roles.create_tournament_roles(tournament, director)  # the demo director organises it
-    for player in demo_players(FIXTURES / spec.players):
-        tournament_services.register(tournament, player)
-    rng = random.Random(spec.seed)
+    return rs, tournament
+
+
+def play_demo_rounds(tournament: Tournament, rs, seed: int, director) -> None:
+    """Draw every round of ``tournament`` (round ``n`` from ``seed * 100 + n``), enter every hand
+    of every table as random hands from ``random.Random(seed)`` (each dealt by the table's dealer
+    of that hand) and mark the tournament finished."""
+    rng = random.Random(seed)
     for number in range(1, tournament.rounds + 1):
-        rnd = tournament_services.draw_next_round(tournament, seed=spec.seed * 100 + number)
+        rnd = tournament_services.draw_next_round(tournament, seed=seed * 100 + number)
         for table in rnd.tables.all():
             size = table.seats.count()
             for k in range(1, tournament.hands_for_table(size) + 1):
@@ -180,8 +217,6 @@ def build_demo(spec: DemoSpec, reset: bool = False) -> Tournament:
                 save_hand(table, hand, director)
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
-    demo_prizes(tournament, spec)
-    return tournament
 
 
 def demo_prizes(tournament: Tournament, spec: DemoSpec) -> None:
@@ -323,3 +358,41 @@ def build_rtc_demo_cup(reset: bool = False):
     evening.cup = cup
     evening.save(update_fields=["cup"])
     return cup
+
+
+@transaction.atomic
+def build_demo_oe_finale(reset: bool = False) -> Tournament:
+    """The demo Tarock-Österreich-Finale (``../shared/rules/koenigrufen-raiffeisen.md`` §6.9):
+    the tournament of :data:`OE_FINALE_DEMO` (3 rounds of 16 hands, the Raiffeisen Tarockcup's
+    defaults) made an Ö-Finale of the two demo cups (:func:`build_demo_cup`, 40-rank table;
+    :func:`build_rtc_demo_cup`, 60-rank table; built first if missing) as the director's settings
+    form does, the Finalpunkte :data:`OE_FINALE_FINALPUNKTE`; every qualifier registered in the
+    order of the qualifiers' list (as "register the qualifiers" does), the rounds drawn and played
+    with random hands from the spec's seed, the tournament finished. Returns the existing finale's
+    tournament unless ``reset``. Raises ``ValueError`` if the settings form refuses the demo's
+    settings (a bug of the demo)."""
+    from scoring.finale.forms import OeFinaleForm
+    from scoring.finale.models import OeFinale
+    from scoring.finale.services import finale_of, register_qualifiers
+    from tournaments.versioning import touch
+
+    spec = OE_FINALE_DEMO
+    existing = Tournament.objects.filter(name=spec.name).first()
+    if existing and not reset:
+        return existing
+    if existing:
+        existing.delete()
+    cups = [build_demo_cup(), build_rtc_demo_cup()]
+    director = ensure_director()
+    rs, tournament = new_demo_tournament(spec, director)
+    form = OeFinaleForm(
+        {"cups": [cup.pk for cup in cups], "finalpunkte_text": OE_FINALE_FINALPUNKTE},
+        instance=OeFinale(tournament=tournament),
+    )
+    if not form.is_valid():
+        raise ValueError(f"The demo's Ö-Finale settings are refused: {form.errors.as_text()}")
+    touch(tournament.pk)  # as the settings page saves it: the tournament's pages show the change
+    form.save()
+    register_qualifiers(finale_of(tournament))
+    play_demo_rounds(tournament, rs, spec.seed, director)
+    return tournament

@@ -35,6 +35,7 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.cups.models import Cup
@@ -43,7 +44,8 @@ from scoring.cups.table import CupPlayer, cup_standings
 from scoring.finale import points
 from scoring.finale.models import OeFinale
 from scoring.standings import cached_standings
-from tournaments.models import Registration, Tournament
+from tournaments import services as tournament_services
+from tournaments.models import Player, Registration, Tournament
 from tournaments.versioning import current_stamp
 
 
@@ -304,3 +306,16 @@ def finale_version(tournament_id: int) -> tuple[int, str] | None:
     held = Tournament.objects.filter(cup_id__in=[pk for pk, _v in cups]).order_by("pk").values_list("pk", "cup_id", "data_version")
     joined = ",".join(f"{pk}:{v}" for pk, v in cups) + "|" + ",".join(f"{pk}:{c}:{v}" for pk, c, v in held)
     return tournament_id, f"{found}.f{hashlib.sha256(joined.encode()).hexdigest()[:16]}"
+
+
+def register_qualifiers(finale: OeFinale, user=None) -> int:
+    """Register every qualifier of ``finale`` not registered in its tournament yet, in the order
+    of the qualifiers' list (:func:`tournaments.services.register`, logged as ``user``'s), in one
+    transaction: all of them or none. Returns how many were registered (0 when every qualifier
+    is, so a second click registers nobody twice)."""
+    with transaction.atomic():
+        missing = [q.player.pk for q in qualifiers(finale).unregistered]
+        players = Player.objects.in_bulk(missing)
+        for player_id in missing:
+            tournament_services.register(finale.tournament, players[player_id], user)
+    return len(missing)

@@ -19,9 +19,9 @@ from django.views.generic import TemplateView
 from scoring.finale import exports
 from scoring.finale.forms import OeFinaleForm
 from scoring.finale.models import OeFinale
-from scoring.finale.services import finale_of, finale_version, format_notes, gesamtwertung, qualifiers
-from tournaments import actions, services
-from tournaments.models import Player, Tournament
+from scoring.finale.services import finale_of, finale_version, format_notes, gesamtwertung, qualifiers, register_qualifiers
+from tournaments import actions
+from tournaments.models import Tournament
 from tournaments.permissions import Can, Level, RoleRequiredMixin
 from tournaments.public_cache import CachedPublicPage
 from tournaments.versioning import touch
@@ -146,13 +146,9 @@ class RegisterQualifiersView(RoleRequiredMixin, View):
     required_role = Level.DIRECTOR
 
     def post(self, request, pk):
-        finale = finale_or_404(pk)
-        missing = [q.player.pk for q in qualifiers(finale).unregistered]
-        players = {p.pk: p for p in Player.objects.filter(pk__in=missing)}
-        for player_id in missing:
-            services.register(finale.tournament, players[player_id], request.user)
-        if missing:
-            messages.success(request, ngettext("%(count)s qualifier registered.", "%(count)s qualifiers registered.", len(missing)) % {"count": len(missing)})
+        count = register_qualifiers(finale_or_404(pk), request.user)
+        if count:
+            messages.success(request, ngettext("%(count)s qualifier registered.", "%(count)s qualifiers registered.", count) % {"count": count})
         else:
             messages.info(request, _("Every qualifier is registered already."))
         return redirect("finale_manage:settings", pk=pk)

@@ -5,9 +5,10 @@ from django.core.management.base import BaseCommand, CommandError
 from scoring.demo import (
     DEMO_PASSWORD,
     DEMO_USERNAME,
-    DEMOS,
+    TOURNAMENT_DEMOS,
     build_demo,
     build_demo_cup,
+    build_demo_oe_finale,
     build_rtc_demo_cup,
     ensure_director,
 )
@@ -15,8 +16,9 @@ from scoring.demo import (
 
 class Command(BaseCommand):
     help = (
-        "Build the demo tournaments (idempotent) and print the demo director's login. An existing "
-        "user named like the demo director is left as he is. Refused with DEBUG off unless --force."
+        "Build the demo tournaments, the two demo cups and the demo Ö-Finale of them (idempotent) and print "
+        "the demo director's login. An existing user named like the demo director is left as he is. Refused "
+        "with DEBUG off unless --force."
     )
 
     def add_arguments(self, parser):
@@ -33,12 +35,15 @@ class Command(BaseCommand):
             )
         existed = get_user_model().objects.filter(username=DEMO_USERNAME).exists()
         ensure_director()
-        for spec in DEMOS:
+        for spec in TOURNAMENT_DEMOS:
             tournament = build_demo(spec, reset=reset)
             self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name} (id {tournament.pk})"))
         for build_cup in (build_demo_cup, build_rtc_demo_cup):
             cup = build_cup(reset=reset)
             self.stdout.write(self.style.SUCCESS(f"Demo cup: {cup.name} (id {cup.pk})"))
+        # After the cups: the finale qualifies its players through them (built again with them on --reset).
+        finale = build_demo_oe_finale(reset=reset)
+        self.stdout.write(self.style.SUCCESS(f"Demo Ö-Finale: {finale.name} (id {finale.pk})"))
         if existed:
             self.stdout.write(f"The user “{DEMO_USERNAME}” existed already and was left as he is (his password too).")
         else:
