@@ -58,6 +58,7 @@ import gzip
 import hashlib
 import io
 import json
+import uuid
 import math
 import zlib
 from collections import Counter, defaultdict
@@ -132,7 +133,10 @@ class ArchiveSummary:
     the user the summary was made for (:func:`restore_cup`); ``oe_finale``, whether it is an
     Ö-Finale, ``oe_finale_cups``, the names of this site's cups its Ö-Finale is linked to, and
     ``oe_finale_dropped``, one sentence (translated) per cup of the archive's Ö-Finale this site
-    lacks, left out (:func:`restore_finale_cups`).
+    lacks, left out (:func:`restore_finale_cups`); ``uid``, the tournament's identifier across
+    sites ("" in an archive written before it), and ``data_version``, the data version it was
+    exported at (``None`` if it does not say): a public site's mirror checks both against the push
+    that carries the archive (a restore gives the copy its own).
     """
 
     name: str
@@ -156,6 +160,8 @@ class ArchiveSummary:
     oe_finale: bool = False
     oe_finale_cups: tuple[str, ...] = ()
     oe_finale_dropped: tuple[str, ...] = ()
+    uid: str = ""
+    data_version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -591,6 +597,8 @@ class _Checked:
     unknown_users: list[str]
     granted_roles: list[tuple[str, str]]  # (user name, role as shown): given to this site's user of that name
     matched_users: list[str]  # the archive's users (actors, role holders) taken for this site's of that name
+    uid: str = ""  # the tournament's identifier across sites ("" in an archive written before it)
+    data_version: int | None = None  # the data version it was exported at (None: not said)
 
 
 class _Checker:
@@ -606,6 +614,8 @@ class _Checker:
         self.table_of: dict[int, tuple[int, int]] = {}  # table id -> (round number, table number)
         self.player_name: dict[int, str] = {}
         self.registration_name: dict[int, str] = {}
+        self.uid = ""
+        self.data_version: int | None = None
 
     # naming rows in messages ------------------------------------------------------------
 
@@ -771,6 +781,7 @@ class _Checker:
         return _Checked(
             envelope=self.envelope, data=data, ruleset=rs, users=self.users, known_users=known_users,
             deleted_hands=deleted, skipped_roles=skipped, unknown_users=unknown, granted_roles=granted, matched_users=matched,
+            uid=self.uid, data_version=self.data_version,
         )
 
     def check_users(self, users) -> dict[int, str]:
@@ -796,8 +807,17 @@ class _Checker:
         form checks them (rounds and hands within the form's limits, the draw mode, the options)."""
         from tournaments.forms import TournamentForm
 
-        cleaner = _Cleaner(Tournament, skip=("id", "data_version", "layout_version", "cup_id"))
-        for name in ("data_version", "layout_version", "cup_id"):
+        # Its identifier and data version say which tournament at which version it is (a public
+        # site's mirror checks them against the push that carries it); a restore gives the copy
+        # its own identifier and versions, and never makes it a mirror.
+        uid, version = row.get("uid"), row.get("data_version")
+        try:
+            self.uid = str(uuid.UUID(uid)) if uid is not None else ""
+        except (TypeError, ValueError, AttributeError):
+            raise _refuse(_("tournament"), _("its identifier is not a UUID.")) from None
+        self.data_version = version if isinstance(version, int) and not isinstance(version, bool) and version >= 0 else None
+        cleaner = _Cleaner(Tournament, skip=("id", "data_version", "layout_version", "cup_id", "uid", "mirrored_from"))
+        for name in ("data_version", "layout_version", "cup_id", "uid", "mirrored_from"):
             row.pop(name, None)
         self.clean_row("tournament", Tournament, row, cleaner, {})
         options = row.get("options") or {}
@@ -1163,6 +1183,8 @@ def _summary(checked: _Checked, cup, cup_dropped: str | None, finale_cups: tuple
         oe_finale=bool(checked.data.get("oe_finale")),
         oe_finale_cups=tuple(c.name for c in finale_cups[0]),
         oe_finale_dropped=tuple(finale_cups[1]),
+        uid=checked.uid,
+        data_version=checked.data_version,
     )
 
 

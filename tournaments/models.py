@@ -5,6 +5,7 @@ Thin models: the seating draw lives in :mod:`tournaments.draw` (pure) and
 """
 
 import secrets
+import uuid
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -90,6 +91,12 @@ class Tournament(models.Model):
         _("away"), default=False, help_text=_("Held away from the cup's home (for a sub-ranking such as “outside Vienna”)."),
     )
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    # The tournament's identifier across sites: a public site's mirror of it is found by it (a
+    # venue publishes it under this identifier, ``publishing``). A restored copy gets its own.
+    uid = models.UUIDField(_("identifier"), default=uuid.uuid4, unique=True, editable=False)
+    # Not empty: this tournament is a read-only mirror of one run elsewhere (where, in the words of
+    # the venue that publishes it); nobody enters or changes anything of it here.
+    mirrored_from = models.CharField(_("mirrored from"), max_length=300, blank=True, default="", editable=False)
     # Bumped in the transaction of every change of what the tournament's pages show
     # (tournaments.versioning); cached pages, ETags and exports are keyed by it.
     data_version = models.PositiveBigIntegerField(_("data version"), default=0, editable=False)
