@@ -112,6 +112,7 @@ INSTALLED_APPS = [
     "scoring.cups",
     "scoring.finale",
     "archive",
+    "publishing",
 ]
 
 # What the "Organisers" group may do (tournaments.roles.organisers_group): create tournaments and

@@ -1,0 +1,30 @@
+"""Publishing a tournament from the venue to a public site, live, through an unreliable network.
+
+Both ends are this project. A **public site** (a server: PostgreSQL, Redis, several app servers)
+gives its organisers **publishing keys**; a **venue** (the laptop's ``scripts/serve`` on SQLite)
+pushes every new data version of a tournament to it in the background, and the site keeps a
+**read-only mirror** of it at a stable address, replaced atomically version by version.
+
+The push (one HTTP request, the venue's task worker sends it; ``manage.py publish`` sends one):
+
+    POST <site>/publish/push/
+    Authorization: Bearer <publishing key>
+    X-Tarock-Tournament: <the tournament's uid>
+    X-Tarock-Version: <its data version, the archive's own>
+    X-Tarock-Signature: sha256=<hex HMAC-SHA256 of the body, keyed with the publishing key>
+    X-Tarock-Source: <where it is run from, in the venue's words: "Gasthof Post, Imst">
+    Content-Type: application/octet-stream
+    <body: the tournament's archive, archive.backup.export_tournament>
+
+Answers are JSON. ``200 {"status": "stored" | "ignored", "version": N, "url": "<mirror address>"}``
+(``ignored``: the mirror already holds version N or a newer one); an error is
+``{"error": "<what was refused and why, translated>"}`` with 400 (body, signature, headers, the
+archive's content), 401 (no such key), 403 (a revoked key, or a tournament this key does not
+publish), 413 (too large, before anything is unpacked) or 429 (too many pushes for this key).
+
+Modules: :mod:`.models` (keys, mirrors and their logs; the venue's targets and attempts),
+:mod:`.keys` (making and checking keys), :mod:`.site` (taking a push: checks, the mirror's swap),
+:mod:`.venue` (the background push with back-off, its status), :mod:`.views` and the commands
+``publishing_key`` and ``publish``. It sits above :mod:`archive`, whose export, checks and
+restore it uses.
+"""
