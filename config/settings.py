@@ -111,8 +111,11 @@ INSTALLED_APPS = [
     "scoring.prizes",
     "scoring.cups",
     "scoring.finale",
+    "scoring.api",
     "archive",
     "publishing",
+    "rest_framework",
+    "drf_spectacular",
 ]
 
 # What the "Organisers" group may do (tournaments.roles.organisers_group): create tournaments and
@@ -139,6 +142,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "publishing.middleware.MirrorAliasMiddleware",
     # Last, as django-axes asks: it answers a locked-out login with its own page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -50,6 +50,8 @@ urlpatterns = [
     path("manage/", include("scoring.cups.urls_manage")),
     path("manage/", include("scoring.finale.urls_manage")),
     path("manage/", include("archive.urls")),
+    path("", include("publishing.urls_site")),
+    path("manage/", include("publishing.urls_venue")),
     path("", include("tournaments.urls_public")),
     path("", include("scoring.urls_public")),
     path("", include("scoring.exporters.urls_public")),
@@ -57,4 +59,5 @@ urlpatterns = [
     path("", include("scoring.prizes.urls_public")),
     path("", include("scoring.cups.urls_public")),
     path("", include("scoring.finale.urls_public")),
+    path("", include("scoring.api.urls")),
 ]

@@ -1,0 +1,3 @@
+"""The venue's publishing addresses: where a tournament is published to, its status."""
+
+urlpatterns: list = []
