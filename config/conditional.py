@@ -74,6 +74,7 @@ NOTHING_TO_ADD = {
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",  # acts on logins only
+    "publishing.middleware.MirrorAliasMiddleware",  # acts on a 404 only (a mirror's old address)
 }
 
 
