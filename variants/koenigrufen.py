@@ -1085,8 +1085,10 @@ def trischaken_raiffeisen(points: Mapping[int, int], vorhand: int, *, virgins_pa
             reason = Problem(_("a Bürgermeister (35/2 or more) pays %(pot)s"), pot=-int(amounts[loser]))
         else:
             reason = Problem(_("the player with the most points pays %(pot)s"), pot=-int(amounts[loser]))
-        if jungfrauen:
+        if len(jungfrauen) == 1:
             reason = Problem(_("%(text)s to the Jungfrau (no trick)"), text=reason)
+        elif jungfrauen:
+            reason = Problem(_("%(text)s to the Jungfrauen (no trick)"), text=reason)
         return TrischakenResult(amounts, reason)
     others = [s for s in points if s not in top]
     if len(top) == 2:

@@ -103,10 +103,10 @@ def final_text(cup: Cup, standings: CupStandings) -> str:
     if not cup.wtc_final_negative:
         return ""
     if cup.final_tournament_id is None:
-        return _("Ranks above 50 in the final score negative points, but the cup names no final yet.")
+        return _("Ranks from 51 on in the final score negative points, but the cup names no final yet.")
     name = standings.final.name if standings.final is not None else cup.final_tournament.name
     return _(
-        "The final (%(name)s) scores ranks 1–50 as any tournament, ranks above 50 −(rank − 50); a qualifier who does "
+        "The final (%(name)s) scores ranks 1–50 like any tournament, ranks from 51 on −(rank − 50); a qualifier who does "
         "not play it scores −(players in the final − 49)."
     ) % {"name": name}
 

@@ -47,7 +47,7 @@ class CupForm(CleanTextFormMixin, forms.ModelForm):
         final.queryset = self.instance.tournaments.order_by("date", "pk") if self.instance.pk else Tournament.objects.none()
         final.empty_label = _("none")
         if not self.instance.pk:
-            final.help_text = _("Which of the cup's tournaments is its final: once tournaments have joined the cup.")
+            final.help_text = _("Which of the cup's tournaments is its final: it can be chosen once tournaments have joined the cup.")
 
     def clean_planned(self):
         value = self.cleaned_data["planned"]

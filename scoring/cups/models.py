@@ -67,7 +67,7 @@ class Cup(models.Model):
     wtc_final_negative = models.BooleanField(
         _("final scores negative ranks"), default=False,
         help_text=_(
-            "Wiener Tarockcup seasons to 2019/20: in the final, ranks above 50 score −(rank − 50), and a "
+            "Wiener Tarockcup seasons to 2019/20: in the final, ranks from 51 on score −(rank − 50), and a "
             "qualifier who does not play the final scores −(entrants − 49)."
         ),
     )

@@ -98,7 +98,7 @@ def cup_points(method: str, rank: int, field_size: int, total: float | None = No
       up to 100 is rounded down).
 
     ``final``: the rank is one of the cup's final under the Wiener Tarockcup's rule to 2019/20
-    (cup option ``wtc_final_negative``): ranks above 50 score ``−(rank − 50)`` (51 → −1, 60 →
+    (cup option ``wtc_final_negative``): ranks from 51 on score ``−(rank − 50)`` (51 → −1, 60 →
     −10); ranks 1–50 score as the method gives.
 
     Raises ``ValueError`` for an unknown method, a rank outside ``1..field_size``, or Heine

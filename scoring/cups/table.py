@@ -14,7 +14,7 @@ tournaments, then the best ``final_top`` of those, and everyone level with the l
 the cup's final (``Cup.final_tournament``) is held they are reckoned over the season without it.
 
 **The Wiener Tarockcup final to 2019/20** (``Cup.wtc_final_negative`` with a final named,
-``tournament-formats.md`` §4, revised 2026-11-26): in the final, ranks above 50 score
+``tournament-formats.md`` §4, revised 2026-11-26): in the final, ranks from 51 on score
 ``−(rank − 50)``; each qualifier (reckoned without the final) who did not play it gets a result
 there of ``−(entrants − 49)``, ``entrants`` the final's field. **Decision** (the rule is silent):
 the final's result is counted like any other by the cup's counting rule (with "all" it always

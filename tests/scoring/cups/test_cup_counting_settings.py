@@ -184,7 +184,7 @@ def test_without_the_option_the_final_is_a_tournament_like_any_other(wtc_final):
 
 def test_the_page_and_exports_say_the_final_scores_negative(wtc_final, client, english):
     page = client.get(reverse("cups:table", args=[wtc_final.pk])).content.decode()
-    assert "The final (Finale) scores ranks 1–50 as any tournament, ranks above 50 −(rank − 50)" in page
+    assert "The final (Finale) scores ranks 1–50 like any tournament, ranks from 51 on −(rank − 50)" in page
     assert "qualified for the final and did not play it" in page  # Carl's −21
     player = client.get(reverse("cups:player", args=[wtc_final.pk, Player.objects.get(name="Carl").pk])).content.decode()
     assert "qualified, did not play" in player
