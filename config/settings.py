@@ -393,3 +393,39 @@ LOGGING = {
         "scoring": {"level": os.environ.get("LOG_LEVEL", "INFO")},
     },
 }
+
+# The public API (scoring.api, Django REST framework): read-only JSON for everybody. Its views set
+# their own authentication (none), permission (anyone) and renderer (JSON); these defaults say the
+# same for any DRF view that forgets to, and give the OpenAPI schema (drf-spectacular).
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+# The schema at /api/v1/schema/ (YAML, ?format=json for JSON). No Swagger UI: it loads its scripts
+# from a CDN, which the Content-Security-Policy forbids.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Tarock tournaments: public API",
+    "DESCRIPTION": (
+        "Read-only: tournaments, standings, rounds and tables, a player's results, cup tables. No "
+        "authentication. Every answer has an ETag (send it back as If-None-Match: 304 while nothing "
+        "changed); ?lang=de|en|sl picks the language of its texts. The standings widget for an "
+        "<iframe> is at /t/{id}/widget/?top=10."
+    ),
+    "VERSION": "1",
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_AUTHENTICATION": [],
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+}
+
+# Publishing (a public site taking pushes from venues, publishing.site): the largest push taken
+# (bytes, refused with 413 before it is read; None: the largest archive a restore reads,
+# archive.backup.MAX_PACKED_BYTES, 16 MB, also the most it takes), the pushes one publishing key
+# may send (a django-ratelimit rate, counted per key in the cache above; a venue pushes at most
+# once per saved hand), and how long the old addresses of a mirror's player and table pages lead
+# on to its current copy (seconds).
+PUBLISH_MAX_BYTES = int(os.environ["PUBLISH_MAX_BYTES"]) if os.environ.get("PUBLISH_MAX_BYTES") else None
+PUBLISH_RATE = _rate("PUBLISH_RATE", "120/m")
+PUBLISH_ALIAS_SECONDS = int(os.environ.get("PUBLISH_ALIAS_SECONDS") or 24 * 3600)
