@@ -5,11 +5,13 @@ the standings and the ruleset's rules page with its notation card (their downloa
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import DetailView, View
 
 from scoring.entry.forms import ConfirmSheetForm, FlagForm, HandForm
 from scoring.exporters.notation_card import notation_card
+from tournaments.links import absolute
 from tournaments.models import Round, Table, Tournament
 from tournaments.permissions import Can
 from tournaments.posted import whole_number
@@ -183,6 +185,8 @@ class StandingsView(CachedPublicPage, DetailView):
         ctx["drawn_rounds"] = list(self.object.round_set.values_list("number", flat=True))
         ctx["ruleset"] = self.object.get_ruleset()
         ctx["can"] = Can(self.request.user, self.object.pk)
+        if ctx["can"].direct:  # the director is shown how a club's site embeds these standings
+            ctx["widget_url"] = absolute(reverse("api:widget", args=[self.object.pk]))
         return ctx
 
 

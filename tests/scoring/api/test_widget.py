@@ -76,3 +76,14 @@ def test_the_widget_follows_each_saved_hand(four_table, english):
     assert after.status_code == 200 and after["ETag"] != before["ETag"]
     assert len(rows_of(after.content.decode())) == 4 and "after round 1" in after.content.decode()
     assert Client().get(reverse("api:widget", args=[t.pk + 100])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_director_is_shown_how_a_club_embeds_the_standings_and_a_player_is_not(finished, director_client, english):
+    t, _table, _seats = finished
+    widget = reverse("api:widget", args=[t.pk])
+    page = director_client.get(reverse("scoring:standings", args=[t.pk])).content.decode()
+    assert "Embed these standings on a club's site:" in page
+    assert f'&lt;iframe src="http://testserver{widget}?top=10"' in page or f"{widget}?top=10" in page
+    anonymous = Client().get(reverse("scoring:standings", args=[t.pk])).content.decode()
+    assert "Embed these standings" not in anonymous and "iframe" not in anonymous
