@@ -62,7 +62,7 @@ import uuid
 import math
 import zlib
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
 
@@ -1275,9 +1275,26 @@ def _reserve_hand_ids(deleted: dict[int, int], tables: dict[int, int]) -> dict[i
     return reserved
 
 
-def restore(content: bytes, user=None) -> Restored:
+def checked_archive(content: bytes) -> _Checked:
+    """The archive ``content`` read and checked exactly as :func:`restore` checks it, nothing
+    written, for a caller that looks at what it holds (``.uid``, ``.data_version``,
+    ``.ruleset.key``) before restoring it with ``restore(content, checked=...)`` without checking
+    it twice. Raises :class:`BackupRefused` (with its ``part`` when its content was refused)."""
+    return _check(content)
+
+
+def restore(content: bytes | None, user=None, *, checked: _Checked | None = None, mirror_of: str = "", cup=None) -> Restored:
     """Restore the archive ``content`` as a new tournament, by ``user`` (logged as its creation;
-    ``None``: a management command run by the site's operator).
+    ``None``: a management command run by the site's operator). ``checked``: the archive as
+    :func:`checked_archive` returned it (``content`` is then not read again).
+
+    ``mirror_of`` (not empty: where the tournament is run, in its venue's words) restores it as a
+    public site's read-only mirror (:mod:`publishing.site`): ``mirrored_from`` is set in the same
+    ``INSERT``, no role is restored (a mirror is nobody's to edit), no actor is linked to a user of
+    this site (each is kept by name), its data and layout versions are the archive's data version,
+    its tables get fresh private-link tokens (the venue's stay the venue's), and it joins ``cup``
+    (a :class:`Cup` the caller checked, or ``None``) instead of the archive's cup, without an entry
+    in the cup's log (the caller logs a mirror joining once, not per version).
 
     Every check of :func:`summarize` runs first; then, in one transaction, the tournament (in the
     archive's cup only where :func:`restore_cup` allows it, logged in the cup's log), its
@@ -1291,13 +1308,19 @@ def restore(content: bytes, user=None) -> Restored:
     from tournaments import actions
     from tournaments.models import Table, Tournament
 
-    checked = _check(content)
+    if checked is None:
+        checked = _check(content)
     data, users = checked.data, checked.users
-    known = checked.known_users
+    known = {} if mirror_of else checked.known_users
     try:
         with transaction.atomic():
             fields = {k: v for k, v in data["tournament"].items() if k != "id"}
-            cup, cup_dropped = restore_cup(data.get("cup"), checked.ruleset.key, user)
+            if mirror_of:
+                cup_dropped = None
+                version = checked.data_version or 0
+                fields.update(mirrored_from=mirror_of, data_version=version, layout_version=version)
+            else:
+                cup, cup_dropped = restore_cup(data.get("cup"), checked.ruleset.key, user)
             finale_cups = restore_finale_cups(data.get("oe_finale_cups"))
             fields["cup"] = cup
             tournament = Tournament.objects.create(**fields)
@@ -1306,7 +1329,8 @@ def restore(content: bytes, user=None) -> Restored:
                 Tournament.objects.filter(pk=tournament.pk).update(**stamps)
             ids: dict[str, dict[int, int]] = {"tournament": {data["tournament"]["id"]: tournament.pk}}
             ids["players"] = _match_players(data["players"])
-            tokens = set(Table.objects.values_list("token", flat=True))
+            # A mirror's tables get fresh tokens: the venue's private links are the venue's.
+            tokens = set() if mirror_of else set(Table.objects.values_list("token", flat=True))
             has_role = set(tournament.roles.values_list("user_id", flat=True))
             for key, model, links, _to_tournament in _models():
                 if key == "hand_history":
@@ -1321,7 +1345,7 @@ def restore(content: bytes, user=None) -> Restored:
                         if value is None:
                             continue
                         values[attname] = known.get(users[value]) if target == "user" else ids[target][value]
-                    if key == "roles" and (values["user_id"] is None or values["user_id"] in has_role):
+                    if key == "roles" and (mirror_of or values["user_id"] is None or values["user_id"] in has_role):
                         continue  # no such user here (reported), or he has a role in it already
                     if key == "actions" and not values.get("user_name") and row["user_id"] is not None:
                         values["user_name"] = users[row["user_id"]]  # an archive written before the log kept names
@@ -1329,7 +1353,7 @@ def restore(content: bytes, user=None) -> Restored:
                         values.pop("history_id")  # the history's own numbering; "id" is the hand's
                     else:
                         olds.append(values.pop("id"))
-                    if key == "tables" and values["token"] in tokens:
+                    if key == "tables" and (mirror_of or values["token"] in tokens):
                         values["token"] = Table._meta.get_field("token").default()  # restored beside the original
                     stamps.append({name: values[name] for name in stamped if name in values})
                     rows.append(model(**values))
@@ -1341,12 +1365,14 @@ def restore(content: bytes, user=None) -> Restored:
                     for finale in created:  # one at most (checked)
                         finale.cups.set(finale_cups[0])
             detail = [_("restored from an archive")]
-            if checked.unknown_users:
+            if mirror_of:
+                detail = [_("published from %(source)s, version %(version)s") % {"source": mirror_of, "version": checked.data_version}]
+            elif checked.unknown_users:
                 detail.append(_("not users of this site, kept by name: %(names)s") % {"names": ", ".join(checked.unknown_users)})
-            if checked.granted_roles:
+            if checked.granted_roles and not mirror_of:
                 detail.append(_("roles given to the users of this site of those user names: %(roles)s") % {
                     "roles": ", ".join(f"{name} ({level})" for name, level in checked.granted_roles)})
-            if checked.skipped_roles:
+            if checked.skipped_roles and not mirror_of:
                 detail.append(_("roles not restored, their users are not on this site: %(roles)s") % {
                     "roles": ", ".join(f"{name} ({level})" for name, level in checked.skipped_roles)})
             if cup_dropped:
@@ -1354,10 +1380,15 @@ def restore(content: bytes, user=None) -> Restored:
             if data.get("oe_finale"):
                 detail.extend(finale_cups[1])
             actions.log(tournament.pk, actions.Action.CREATED, user, detail="; ".join(detail))
-            log_tournament_cup(tournament, None, user)  # the cup's log: it joined (nothing without a cup)
+            if not mirror_of:
+                log_tournament_cup(tournament, None, user)  # the cup's log: it joined (nothing without a cup)
     except DatabaseError as error:
         raise BackupRefused(_("The archive could not be written (%(error)s); nothing was restored.") % {"error": error}) from error
-    return Restored(tournament=tournament, summary=_summary(checked, cup, cup_dropped, finale_cups))
+    summary = _summary(checked, cup, cup_dropped, finale_cups)
+    if mirror_of:  # nobody's roles, nobody linked: every actor kept by name
+        summary = replace(summary, granted_roles=(), skipped_roles=(), matched_users=(),
+                          unknown_users=tuple(sorted(set(summary.unknown_users) | set(summary.matched_users))))
+    return Restored(tournament=tournament, summary=summary)
 
 
 def import_tournament(content: bytes, user=None):

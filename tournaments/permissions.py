@@ -12,6 +12,14 @@ tournament's organiser). What a role may do:
 Site-wide actions need a Django permission, given through groups ("Organisers"): creating a
 tournament (``tournaments.add_tournament``), keeping the player register
 (``tournaments.add_player``/``change_player``, merging also ``delete_player``).
+
+A read-only mirror (``Tournament.mirrored_from`` not empty: a tournament run at a venue and
+published here, :mod:`publishing`) gives nobody a role, not even a superuser: it is changed at its
+venue only. Whether a tournament is one is kept per request on the user object beside the roles,
+learned from a query the caller makes anyway where it can (:class:`RoleRequiredMixin` reads it with
+the tournament's id, :func:`remember_tournament` from a tournament object at hand); a user with
+a role asks nothing more (his role's query reads it), a superuser one query per tournament and
+request at most. :func:`tournaments.versioning.touch` refuses every change of a mirror besides.
 """
 
 from __future__ import annotations
@@ -20,32 +28,62 @@ from django.apps import apps
 from django.contrib.auth.mixins import AccessMixin, PermissionRequiredMixin
 from django.http import Http404
 
-from .models import TournamentRole
+from .models import Tournament, TournamentRole
 
 Level = TournamentRole.Level
 RANK = {Level.SCORER: 1, Level.DIRECTOR: 2, Level.ORGANISER: 3}
 
 
+def _mirrors(user) -> dict:
+    """``{tournament id: whether it is a read-only mirror}`` known for this request (on the user
+    object, which lives as long as the request)."""
+    return user.__dict__.setdefault("_mirror_tournaments", {})
+
+
+def is_mirror(user, tournament_id: int) -> bool:
+    """Whether tournament ``tournament_id`` is a read-only mirror; kept on ``user`` for the
+    request (one query the first time unless the caller told it, :func:`remember_tournament`)."""
+    known = _mirrors(user)
+    if tournament_id not in known:
+        known[tournament_id] = Tournament.objects.filter(pk=tournament_id).exclude(mirrored_from="").exists()
+    return known[tournament_id]
+
+
+def remember_tournament(user, tournament) -> None:
+    """Tell :func:`role_of` whether ``tournament`` (a loaded :class:`Tournament`) is a read-only
+    mirror: nothing more is asked of the database for it in this request."""
+    if user is not None and "mirrored_from" in tournament.__dict__:
+        _mirrors(user)[tournament.pk] = bool(tournament.mirrored_from)
+
+
 def role_of(user, tournament_id: int | None) -> str | None:
     """``user``'s role in tournament ``tournament_id`` ("organiser", "director", "scorer") or
-    ``None``; a superuser is organiser everywhere, an inactive or anonymous user nothing. Cached
-    on the user object for the request."""
+    ``None``; a superuser is organiser everywhere but in a read-only mirror, where nobody has a
+    role; an inactive or anonymous user has none. Cached on the user object for the request."""
     if tournament_id is None or not (user and user.is_authenticated and user.is_active):
         return None
     if user.is_superuser:
-        return Level.ORGANISER
+        return None if is_mirror(user, tournament_id) else Level.ORGANISER
     cache = user.__dict__.setdefault("_tournament_roles", {})
     if tournament_id not in cache:
         cache[tournament_id] = (
-            TournamentRole.objects.filter(tournament_id=tournament_id, user=user).values_list("level", flat=True).first()
+            TournamentRole.objects.filter(tournament_id=tournament_id, user=user, tournament__mirrored_from="")
+            .values_list("level", flat=True)
+            .first()
         )
     return cache[tournament_id]
 
 
-def remember_role(user, tournament_id: int, level: str | None) -> None:
+def remember_role(user, tournament_id: int, level: str | None, *, mirror: bool | None = None) -> None:
     """Tell :func:`role_of` the ``level`` (a :class:`Level`, or ``None`` for no role) ``user``
     holds in the tournament, read by the caller in a query of its own (a view loading the table
-    with the role): :func:`role_of` then asks the database nothing for it in this request."""
+    with the role): :func:`role_of` then asks the database nothing for it in this request.
+    ``mirror``: whether the tournament is a read-only mirror, where known (a mirror's role is
+    none, whatever ``level`` says)."""
+    if mirror is not None:
+        _mirrors(user)[tournament_id] = mirror
+        if mirror:
+            level = None
     user.__dict__.setdefault("_tournament_roles", {})[tournament_id] = level
 
 
@@ -82,13 +120,20 @@ def tournament_of(kind: str, pk) -> int:
     "flag", "round") belongs to; a deleted hand's is found in its history (a second click on
     "delete" is answered with a message, not a 404). Raises :class:`~django.http.Http404` when
     there is none."""
+    return tournament_and_mirror(kind, pk)[0]
+
+
+def tournament_and_mirror(kind: str, pk) -> tuple[int, bool]:
+    """``(tournament id, whether it is a read-only mirror)`` for object ``pk`` of ``kind``, in the
+    one query of :func:`tournament_of` (same answers, same 404)."""
     model, field = TOURNAMENT_OF[kind]
-    found = apps.get_model(model).objects.filter(pk=pk).values_list(field, flat=True).first()
+    mirrored = "mirrored_from" if field == "pk" else field.removesuffix("_id") + "__mirrored_from"
+    found = apps.get_model(model).objects.filter(pk=pk).values_list(field, mirrored).first()
     if found is None and kind == "hand":
-        found = apps.get_model(model).history.filter(id=pk).values_list(field, flat=True).first()
-    if found is None:
+        found = apps.get_model(model).history.filter(id=pk).values_list(field, mirrored).first()
+    if found is None or found[0] is None:
         raise Http404
-    return found
+    return found[0], bool(found[1])
 
 
 def acting_user(user):
@@ -123,7 +168,8 @@ class RoleRequiredMixin(_Answers403ToHtmx):
         if not request.user.is_authenticated:
             return self.handle_no_permission()
         kind, argument = self.tournament_from
-        self.permission_tournament_id = tournament_of(kind, kwargs[argument])
+        self.permission_tournament_id, mirror = tournament_and_mirror(kind, kwargs[argument])
+        _mirrors(request.user)[self.permission_tournament_id] = mirror
         if not has_role(request.user, self.permission_tournament_id, self.required_role):
             return self.handle_no_permission()
         return super().dispatch(request, *args, **kwargs)

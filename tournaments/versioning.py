@@ -16,6 +16,13 @@ the transaction ends. Every command calls it *first*, before it locks tables, ro
 with one order everywhere, two commands never wait for each other in a circle (a hand being saved
 at table 3 and the round being verified, say). Hand saves of one tournament therefore take turns
 for the few milliseconds of their transaction.
+
+A read-only mirror (``Tournament.mirrored_from`` not empty: a copy a venue publishes to this site,
+:mod:`publishing`) is never changed here: :func:`touch` and :func:`touch_table` leave its row
+alone and raise :class:`MirrorReadOnly`, so every command, which touches first, changes nothing
+of it. Its copy is written whole by the publishing, which touches nothing. Only a change of the
+player register (:func:`touch_players`: a name on the pages of every tournament the player
+played) bumps a mirror's version too: the register is this site's own.
 """
 
 from __future__ import annotations
@@ -25,10 +32,27 @@ import hashlib
 import weakref
 from collections.abc import Callable, Iterable
 
+from django.core.exceptions import PermissionDenied
 from django.db import connections
 from django.db.models import F, QuerySet, Subquery
+from django.utils.translation import gettext as _
 
+from .errors import Refused
 from .models import Registration, Tournament
+
+
+class MirrorReadOnly(Refused, PermissionDenied):
+    """A change of a read-only mirror (a tournament run at a venue and published here), refused
+    with nothing changed; ``message`` says so, translated. It is also a ``PermissionDenied``, so a
+    view that does not catch it answers ``403``, never ``500``."""
+
+
+def _mirror_refusal(tournament: Tournament | None) -> MirrorReadOnly:
+    name = tournament.name if tournament is not None else ""
+    return MirrorReadOnly(
+        _("“%(name)s” is a read-only copy of a tournament run at %(source)s: it is changed there, not on this site.")
+        % {"name": name, "source": tournament.mirrored_from if tournament is not None else ""}
+    )
 
 
 def _bumps(hands_only: bool) -> dict:
@@ -42,13 +66,22 @@ def touch(tournament_id: int, *, hands_only: bool = False) -> None:
     """Bump the data version of tournament ``tournament_id`` (and its layout version unless
     ``hands_only``: the change is one of a table's hands and nothing else) and lock its row until
     the current transaction ends. Call it first in the transaction of every change (outside a
-    transaction it is a change of its own)."""
-    Tournament.objects.filter(pk=tournament_id).update(**_bumps(hands_only))
+    transaction it is a change of its own). Raises :class:`MirrorReadOnly` for a read-only
+    mirror, whose row it leaves alone (one ``UPDATE``; a second query only when it changed no
+    row). A tournament that does not exist is no error (as before)."""
+    if not Tournament.objects.filter(pk=tournament_id, mirrored_from="").update(**_bumps(hands_only)):
+        mirror = Tournament.objects.filter(pk=tournament_id).exclude(mirrored_from="").only("name", "mirrored_from").first()
+        if mirror is not None:
+            raise _mirror_refusal(mirror)
 
 
 def touch_table(table_id: int, *, hands_only: bool = False) -> None:
-    """:func:`touch` for the tournament that table ``table_id`` belongs to."""
-    Tournament.objects.filter(round_set__tables=table_id).update(**_bumps(hands_only))
+    """:func:`touch` for the tournament that table ``table_id`` belongs to (the same refusal of a
+    mirror's)."""
+    if not Tournament.objects.filter(round_set__tables=table_id, mirrored_from="").update(**_bumps(hands_only)):
+        mirror = Tournament.objects.filter(round_set__tables=table_id).exclude(mirrored_from="").only("name", "mirrored_from").first()
+        if mirror is not None:
+            raise _mirror_refusal(mirror)
 
 
 def tournaments_of_players(player_ids: Iterable[int]) -> list[int]:
@@ -58,9 +91,10 @@ def tournaments_of_players(player_ids: Iterable[int]) -> list[int]:
 
 def touch_players(player_ids: Iterable[int]) -> None:
     """:func:`touch` for every tournament in which one of ``player_ids`` is registered (a player's
-    name is on all their pages), in the order of their ids."""
+    name is on all their pages), in the order of their ids; read-only mirrors too (the register
+    is this site's own, and a mirror's pages show its names), without a refusal."""
     for tournament_id in tournaments_of_players(player_ids):
-        touch(tournament_id)
+        Tournament.objects.filter(pk=tournament_id).update(**_bumps(False))
 
 
 def stamp(data_version: int, created) -> str:
