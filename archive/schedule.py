@@ -332,7 +332,9 @@ def run(folder: Path, keep: int = 20, keep_days: float | None = None, now: dt.da
             return report
         remove_leftovers(folder)
         archives = read_folder(folder)
-        for tournament in Tournament.objects.order_by("pk").iterator():
+        # Mirrors are copies of tournaments run elsewhere (a new copy per version): the venue keeps
+        # their backups, this site would only pile up copies of copies.
+        for tournament in Tournament.objects.filter(mirrored_from="").order_by("pk").iterator():
             if is_written(archives, tournament):
                 continue
             try:

@@ -391,6 +391,7 @@ LOGGING = {
         "django.server": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
         "tournaments": {"level": os.environ.get("LOG_LEVEL", "INFO")},
         "scoring": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+        "publishing": {"level": os.environ.get("LOG_LEVEL", "INFO")},
     },
 }
 

@@ -24,7 +24,8 @@ publish), 413 (too large, before anything is unpacked) or 429 (too many pushes f
 
 Modules: :mod:`.models` (keys, mirrors and their logs; the venue's targets and attempts),
 :mod:`.keys` (making and checking keys), :mod:`.site` (taking a push: checks, the mirror's swap),
-:mod:`.venue` (the background push with back-off, its status), :mod:`.views` and the commands
+:mod:`.venue` (the background push with back-off, its status), :mod:`.views_site` and
+:mod:`.views_venue` (their pages) and the commands
 ``publishing_key`` and ``publish``. It sits above :mod:`archive`, whose export, checks and
 restore it uses.
 """

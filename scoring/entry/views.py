@@ -129,7 +129,7 @@ class TableRoleRequiredMixin(RoleRequiredMixin):
             user_role = table.user_role
         self.table, self.seats = table, seats
         self.permission_tournament_id = table.round.tournament_id
-        remember_role(request.user, self.permission_tournament_id, user_role)
+        remember_role(request.user, self.permission_tournament_id, user_role, mirror=bool(table.round.tournament.mirrored_from))
         if not has_role(request.user, self.permission_tournament_id, self.required_role):
             return self.handle_no_permission()
         return super(RoleRequiredMixin, self).dispatch(request, *args, **kwargs)

@@ -17,7 +17,8 @@ class Command(BaseCommand):
         parser.add_argument("--tournament", type=int, help="Only this tournament (id).")
 
     def handle(self, *args, tournament=None, **options):
-        tournaments = Tournament.objects.all() if tournament is None else Tournament.objects.filter(pk=tournament)
+        # A mirror is a copy of a tournament run elsewhere, read-only here: the venue scores it.
+        tournaments = Tournament.objects.filter(mirrored_from="") if tournament is None else Tournament.objects.filter(pk=tournament)
         for t in tournaments:
             rs = t.get_ruleset()
             changed = refused = locked = 0
