@@ -9,13 +9,15 @@ from django.http import HttpResponseRedirect
 
 # A tournament's public pages, and the pages of one of its tables.
 TOURNAMENT_PATH = re.compile(r"^/t/(?P<id>[0-9]{1,18})/(?P<rest>.*)$", re.S)
+API_PATH = re.compile(r"^/api/v1/tournaments/(?P<id>[0-9]{1,18})/(?P<rest>.*)$", re.S)
 TABLE_PATH = re.compile(r"^/table/(?P<id>[0-9]{1,18})/(?P<rest>.*)$", re.S)
 PLAYER_REST = re.compile(r"^players/(?P<id>[0-9]{1,18})/(?P<rest>.*)$", re.S)
 
 
 class MirrorAliasMiddleware:
     """A ``404`` for ``/t/<id>/…`` whose id a mirror had for an earlier version is answered with a
-    redirect (302) to the same page of the mirror's current tournament (each version of a mirror is
+    redirect (302) to the same page of the mirror's current tournament (the public API's
+    ``/api/v1/tournaments/<id>/…`` too, with ``Access-Control-Allow-Origin: *``; each version of a mirror is
     a new copy with a new id, :mod:`publishing.site`). Its player pages (``/t/<id>/players/<reg>/``)
     and table pages (``/table/<id>/…``) follow too, while the cache keeps what the old copy's
     registration and table were (:data:`publishing.site.REGISTRATION_KEY`, ``TABLE_KEY``); a player
@@ -33,19 +35,24 @@ class MirrorAliasMiddleware:
         if target is None:
             return response
         query = request.META.get("QUERY_STRING", "")
-        return HttpResponseRedirect(request.META.get("SCRIPT_NAME", "") + target + (f"?{query}" if query else ""))
+        redirect = HttpResponseRedirect(request.META.get("SCRIPT_NAME", "") + target + (f"?{query}" if query else ""))
+        if target.startswith("/api/"):
+            redirect["Access-Control-Allow-Origin"] = "*"  # a club's page reading the API follows it
+        return redirect
 
 
 def current_address(path: str) -> str | None:
     """The path of the mirror's current copy of the page ``path`` of an old copy, or ``None``."""
     if found := TOURNAMENT_PATH.match(path):
         return _tournament_page(int(found["id"]), found["rest"])
+    if found := API_PATH.match(path):
+        return _tournament_page(int(found["id"]), found["rest"], prefix="/api/v1/tournaments/")
     if found := TABLE_PATH.match(path):
         return _table_page(int(found["id"]), found["rest"])
     return None
 
 
-def _tournament_page(old_id: int, rest: str) -> str | None:
+def _tournament_page(old_id: int, rest: str, prefix: str = "/t/") -> str | None:
     from .models import MirrorAlias
 
     current = MirrorAlias.objects.filter(tournament_id=old_id, mirror__tournament__isnull=False).values_list("mirror__tournament_id", flat=True).first()
@@ -54,7 +61,7 @@ def _tournament_page(old_id: int, rest: str) -> str | None:
     if player := PLAYER_REST.match(rest):
         registration = _registration_now(int(player["id"]), current)
         rest = f"players/{registration}/{player['rest']}" if registration is not None else "players/"
-    return f"/t/{current}/{rest}"
+    return f"{prefix}{current}/{rest}"
 
 
 def _registration_now(old_id: int, tournament_id: int) -> int | None:

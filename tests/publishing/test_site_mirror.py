@@ -141,6 +141,9 @@ def test_the_alias_middleware_acts_on_a_404_of_an_old_copy_only(client, mirror):
     answer = client.get("/t/999999/standings/")
     assert (answer.status_code, answer["Location"]) == (302, f"/t/{mirror.pk}/standings/")
     assert client.post("/t/999999/standings/").status_code != 302  # reads only
+    api = client.get("/api/v1/tournaments/999999/standings/?lang=de")  # a club's page reading the API
+    assert (api.status_code, api["Location"], api["Access-Control-Allow-Origin"]) == (
+        302, f"/api/v1/tournaments/{mirror.pk}/standings/?lang=de", "*")
     assert client.get("/table/999999/").status_code == 404  # a table no cache remembers
     # A mirror whose copy is gone leads nowhere.
     Mirror.objects.filter(pk=mirror.mirror.pk).update(tournament=None)
