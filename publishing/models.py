@@ -102,7 +102,13 @@ class PublishTarget(models.Model):
     ``enabled``; ``pushed_version`` the newest version the site acknowledged (``pushed_at``),
     ``mirror_url`` its address there; while pushes fail, ``waiting_since`` the first failure,
     ``failures`` how many in a row, ``last_error`` the last reason and ``next_try`` when the next
-    one is due (back-off)."""
+    one is due (back-off).
+
+    ``last_outcome``: what the last push came to (a :class:`PushAttempt.Outcome`, "" before the
+    first); ``paused``: the site refused the key (401, 403), so nothing is pushed until the target
+    is saved again. ``chain`` and ``chain_until``: the background chain of pushes that holds the
+    target (a random token; "" when none) and until when its hold lasts unless renewed: one chain
+    per target (:mod:`publishing.tasks`)."""
 
     tournament = models.OneToOneField("tournaments.Tournament", on_delete=models.CASCADE, related_name="publish_target")
     url = models.URLField(_("public site"), max_length=300)
@@ -115,6 +121,10 @@ class PublishTarget(models.Model):
     failures = models.PositiveIntegerField(default=0, editable=False)
     last_error = models.TextField(blank=True, editable=False)
     next_try = models.DateTimeField(null=True, blank=True, editable=False)
+    last_outcome = models.CharField(max_length=10, blank=True, editable=False)
+    paused = models.BooleanField(default=False, editable=False)
+    chain = models.CharField(max_length=32, blank=True, editable=False)
+    chain_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("publishing target")

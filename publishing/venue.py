@@ -1,0 +1,407 @@
+"""The venue's end of publishing: one push of a tournament to a public site, what its answer means
+for the next one, and the status a director reads.
+
+:func:`send` takes the tournament's current version as one consistent snapshot (:func:`snapshot`),
+POSTs it as the protocol says (:mod:`publishing`) and reads the answer into a :class:`PushResult`;
+it never raises. :func:`push_once` does that for a :class:`~publishing.models.PublishTarget` and
+records it: a :class:`~publishing.models.PushAttempt` row, a line in the log ``publishing``, and the
+target's state:
+
+- **stored** / **ignored** (200): ``pushed_version`` is the version sent, ``pushed_at`` now,
+  ``mirror_url`` the site's address of the mirror; failures forgotten.
+- **offline**: no answer (refused connection, name not found, time-out), an answer that is not the
+  site's (5xx, a proxy's or a Wi-Fi login page's: a redirect, or anything but the protocol's JSON),
+  or 429 (too many pushes): ``failures`` + 1, ``waiting_since`` the first failure, the next try
+  after :func:`backoff` (2, 4, 8, 16 s, then every :data:`OFFLINE_CAP_SECONDS` s, a little less at
+  random; at least the site's ``Retry-After``).
+- **refused** (any other 4xx): the site's ``error`` text is kept. A refused key (401, 403) will not
+  heal by waiting: the target is ``paused``, and nothing is sent until it is saved again (its page
+  says so). Any other refusal (400: the archive's content, a bad signature; 413: too large; 404: no
+  publishing at that address) is tried again after a longer back-off (1, 2, 4 … minutes, at most
+  :data:`REFUSED_CAP_SECONDS`), as the director may correct the tournament meanwhile.
+
+The result is written only while the target still has the address and key it was sent with: a push
+that was on its way while the director saved another key changes nothing but the log.
+
+The push never runs where hands are entered: the background task (:mod:`publishing.tasks`) calls it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import http.client
+import json
+import logging
+import random
+import ssl
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import quote, urljoin, urlsplit
+
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from publishing.models import PublishTarget, PushAttempt
+
+log = logging.getLogger("publishing.venue")
+
+Outcome = PushAttempt.Outcome
+
+PUSH_PATH = "publish/push/"
+TIMEOUT_SECONDS = 20.0  # per connect, send and read: a 1 MB archive over an inn's slow uplink fits
+ANSWER_LIMIT = 64 * 1024  # the most of an answer read: the protocol's answers are a few lines of JSON
+OFFLINE_FIRST_SECONDS = 2.0
+# The longest wait between tries while the site does not answer: within this (and a second) of the
+# network's return the site has the newest version.
+OFFLINE_CAP_SECONDS = 20.0
+REFUSED_FIRST_SECONDS = 60.0
+REFUSED_CAP_SECONDS = 15 * 60.0
+RETRY_AFTER_CAP_SECONDS = 5 * 60.0
+JITTER = 0.1  # each wait is up to this fraction shorter, so venues that failed together spread out
+KEY_REFUSALS = {401, 403}  # the key is unknown or revoked, or does not publish this tournament
+SOURCE_LIMIT = 300  # the mirror keeps this many characters of where it is run from
+
+
+@dataclass(frozen=True)
+class PushResult:
+    """What one push came to. ``outcome``: an :class:`~publishing.models.PushAttempt.Outcome` value
+    ("stored", "ignored", "offline", "refused"); ``version``: the data version sent (0 if the
+    archive could not be made); ``status``: the HTTP status (``None`` without an answer);
+    ``message``: the site's words (its ``error``; the mirror's address when acknowledged) or what
+    went wrong on the way, one line; ``mirror_url``: the mirror's address the site gave ("" if none);
+    ``milliseconds``: how long it took; ``retry_after``: seconds the site asked to wait (429), if
+    it said."""
+
+    outcome: str
+    version: int
+    status: int | None = None
+    message: str = ""
+    mirror_url: str = ""
+    milliseconds: float = 0.0
+    retry_after: float | None = None
+
+    @property
+    def acknowledged(self) -> bool:
+        """Whether the site holds this version or a newer one now."""
+        return self.outcome in (Outcome.STORED, Outcome.IGNORED)
+
+
+# ------------------------------------------------------------------------------------- one push
+
+
+def push_url(site_url: str) -> str:
+    """The push endpoint of the public site at ``site_url`` (``https://tarock.example.org`` or
+    with a path the site is served under)."""
+    return urljoin(site_url.rstrip("/") + "/", PUSH_PATH)
+
+
+def signature(key: str, body: bytes) -> str:
+    """The ``X-Tarock-Signature`` of ``body`` for ``key``: ``sha256=<hex HMAC-SHA256>``."""
+    return "sha256=" + hmac.new(key.encode(), body, hashlib.sha256).hexdigest()
+
+
+def source_header(text: str) -> str:
+    """``text`` (where the tournament is run from) as a header value: at most
+    :data:`SOURCE_LIMIT` characters, printable ASCII as it is but ``%``, everything else (umlauts,
+    line breaks) percent-encoded as UTF-8 (``urllib.parse.unquote`` gives it back)."""
+    printable = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) != "%")
+    return quote(" ".join(text.split())[:SOURCE_LIMIT], safe=printable)
+
+
+def source_of(tournament) -> str:
+    """Where ``tournament`` is run from, as the push says it: its venue, or this site's address."""
+    from django.conf import settings
+
+    return tournament.venue or urlsplit(settings.PUBLIC_URL).netloc or "venue"
+
+
+def snapshot(tournament) -> tuple[int, bytes]:
+    """``(data version, archive)`` of ``tournament`` as committed now, one consistent snapshot: the
+    version is read in the transaction that exports the archive (SQLite: a transaction holds the
+    database's write lock from its start, so nothing changes under it; PostgreSQL: the
+    transaction reads one snapshot, REPEATABLE READ, and writers are not held up), so the archive
+    is of exactly that version. Raises the archive's and the database's errors."""
+    from archive.backup import export_tournament
+    from tournaments.models import Tournament
+
+    fresh = not connection.in_atomic_block
+    with transaction.atomic():
+        if fresh and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        current = Tournament.objects.select_related("cup").get(pk=tournament.pk)
+        return current.data_version, export_tournament(current)
+
+
+def _post(url: str, headers: dict[str, str], body: bytes, timeout: float) -> tuple[int, str, dict[str, str], bytes]:
+    """POST ``body`` to ``url`` without following redirects; ``(status, reason, headers in lower
+    case, the first ANSWER_LIMIT bytes of the answer)``. Raises ``OSError`` (and
+    ``http.client.HTTPException``) when no answer came."""
+    parts = urlsplit(url)
+    if parts.scheme == "https":
+        conn = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=timeout, context=ssl.create_default_context())
+    else:
+        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+    try:
+        path = parts.path or "/"
+        conn.request("POST", path + (f"?{parts.query}" if parts.query else ""), body=body, headers=headers)
+        response = conn.getresponse()
+        content = response.read(ANSWER_LIMIT)
+        return response.status, response.reason, {k.lower(): v for k, v in response.getheaders()}, content
+    finally:
+        conn.close()
+
+
+def _retry_after(value: str | None) -> float | None:
+    try:
+        return min(max(float(value), 0.0), RETRY_AFTER_CAP_SECONDS) if value else None
+    except ValueError:
+        return None
+
+
+def _one_line(text: str, limit: int = 500) -> str:
+    return " ".join(str(text).split())[:limit]
+
+
+def interpret(site_url: str, version: int, status: int, reason: str, headers: dict[str, str], content: bytes) -> PushResult:
+    """The :class:`PushResult` of the site's answer (without ``milliseconds``): see the module."""
+    try:
+        answer = json.loads(content.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        answer = None
+    answer = answer if isinstance(answer, dict) else {}
+    said = _one_line(answer.get("error", "")) if isinstance(answer.get("error"), str) else ""
+    if status == 200 and answer.get("status") in (Outcome.STORED, Outcome.IGNORED):
+        mirror = answer.get("url") if isinstance(answer.get("url"), str) else ""
+        mirror = urljoin(site_url.rstrip("/") + "/", mirror) if mirror else ""
+        if urlsplit(mirror).scheme not in ("http", "https") or len(mirror) > 500:
+            mirror = ""
+        return PushResult(answer["status"], version, status, mirror, mirror)
+    if 300 <= status < 400:
+        where = _one_line(headers.get("location", ""), 300)
+        message = _("The answer was a redirect to %(where)s: a Wi-Fi login page, or the site has moved (then enter its new address).") % {"where": where or "?"}
+        return PushResult(Outcome.OFFLINE, version, status, message)
+    if status == 429 or status >= 500 or status == 200:
+        message = said or (_("The site answered “%(status)s %(reason)s”.") % {"status": status, "reason": _one_line(reason, 100)})
+        if status == 200:
+            message = _("The answer was not the public site's (a Wi-Fi login page?).")
+        return PushResult(Outcome.OFFLINE, version, status, message, retry_after=_retry_after(headers.get("retry-after")))
+    message = said or (_("The site answered “%(status)s %(reason)s”.") % {"status": status, "reason": _one_line(reason, 100)})
+    return PushResult(Outcome.REFUSED, version, status, message)
+
+
+def send(tournament, url: str, key: str, *, timeout: float = TIMEOUT_SECONDS) -> PushResult:
+    """Push the current version of ``tournament`` to the public site at ``url`` with publishing key
+    ``key`` and read the answer (:func:`interpret`). Never raises: an archive that could not be
+    made or a network error is a result like the others (``offline``, with what happened)."""
+    started = time.monotonic()
+
+    def took() -> float:
+        return round((time.monotonic() - started) * 1000, 1)
+
+    try:
+        version, body = snapshot(tournament)
+    except Exception as error:  # noqa: BLE001 - whatever it was, the push waits and tries again
+        log.exception("publishing: the archive of tournament %s could not be made", tournament.pk)
+        message = _("The archive could not be made: %(error)s") % {"error": _one_line(f"{type(error).__name__}: {error}")}
+        return PushResult(Outcome.OFFLINE, 0, None, message, milliseconds=took())
+    headers = {
+        "Authorization": f"Bearer {key}",
+        "X-Tarock-Tournament": str(tournament.uid),
+        "X-Tarock-Version": str(version),
+        "X-Tarock-Signature": signature(key, body),
+        "X-Tarock-Source": source_header(source_of(tournament)),
+        "Content-Type": "application/octet-stream",
+        "Accept": "application/json",
+        "User-Agent": "tarock-venue",
+    }
+    try:
+        status, reason, answer_headers, content = _post(push_url(url), headers, body, timeout)
+    except (OSError, http.client.HTTPException, ValueError) as error:
+        # ValueError: an address http.client cannot use (a port that is no number)
+        message = _("No answer from the site: %(error)s") % {"error": _one_line(str(error) or type(error).__name__)}
+        return PushResult(Outcome.OFFLINE, version, None, message, milliseconds=took())
+    result = interpret(url, version, status, reason, answer_headers, content)
+    return PushResult(result.outcome, version, status, result.message, result.mirror_url, took(), result.retry_after)
+
+
+# ----------------------------------------------------------------------- its record and back-off
+
+
+def backoff(outcome: str, failures: int, status: int | None = None, retry_after: float | None = None) -> timedelta | None:
+    """How long to wait before the next try after the ``failures``-th failure in a row that was
+    ``outcome``; ``None``: no try until the target is saved again (a refused key). Offline:
+    2 s doubling up to :data:`OFFLINE_CAP_SECONDS` (at least ``retry_after``); refused: 60 s
+    doubling up to :data:`REFUSED_CAP_SECONDS`. Each wait is up to :data:`JITTER` shorter at
+    random."""
+    if outcome == Outcome.REFUSED:
+        if status in KEY_REFUSALS:
+            return None
+        first, cap = REFUSED_FIRST_SECONDS, REFUSED_CAP_SECONDS
+    else:
+        first, cap = OFFLINE_FIRST_SECONDS, OFFLINE_CAP_SECONDS
+    seconds = min(first * 2 ** min(max(failures, 1) - 1, 30), cap) * (1 - JITTER * random.random())
+    if retry_after is not None:
+        seconds = max(seconds, retry_after)
+    return timedelta(seconds=seconds)
+
+
+def record(target: PublishTarget, result: PushResult, now: datetime | None = None) -> None:
+    """Keep ``result`` of a push to ``target`` (a saved one, with the ``url`` and ``key`` it was
+    sent with): the attempt's row, the log line and the target's state (see the module), the
+    latter only while the target still has that address and key. ``target`` is updated in memory
+    too."""
+    now = now or timezone.now()
+    PushAttempt.objects.create(
+        target=target, version=result.version, outcome=result.outcome, message=result.message, milliseconds=result.milliseconds
+    )
+    same = PublishTarget.objects.filter(pk=target.pk, url=target.url, key=target.key)
+    if result.acknowledged:
+        log.info("publishing: tournament %s version %s %s by %s (%.0f ms)", target.tournament_id, result.version, result.outcome, target.url, result.milliseconds)
+        changes = {
+            "pushed_at": now, "mirror_url": result.mirror_url or target.mirror_url, "failures": 0, "waiting_since": None,
+            "last_error": "", "next_try": None, "last_outcome": result.outcome, "paused": False,
+        }
+        if same.update(**changes):
+            # never back: a slower push of an older version cannot undo a newer one's
+            same.filter(pushed_version__lt=result.version).update(pushed_version=result.version)
+            changes["pushed_version"] = max(target.pushed_version, result.version)
+    else:
+        failures = target.failures + 1
+        wait = backoff(result.outcome, failures, result.status, result.retry_after)
+        # the first failure and every tenth of a row loud, the others for whoever reads INFO
+        log.log(
+            logging.WARNING if failures == 1 or failures % 10 == 0 else logging.INFO,
+            "publishing: tournament %s version %s %s by %s (%s, failure %s in a row; %s)", target.tournament_id, result.version,
+            result.outcome, target.url, result.message, failures, f"next try in {wait.total_seconds():.0f} s" if wait else "paused until saved again",
+        )
+        changes = {
+            "failures": F("failures") + 1, "waiting_since": target.waiting_since or now, "last_error": result.message,
+            "next_try": now + wait if wait else None, "last_outcome": result.outcome, "paused": wait is None,
+        }
+        same.update(**changes)
+        changes["failures"] = failures
+    for name, value in changes.items():
+        setattr(target, name, value)
+
+
+def push_once(target: PublishTarget) -> PushResult:
+    """Push the current version of ``target.tournament`` to ``target`` (:func:`send`) and, for a
+    saved target, :func:`record` it. Never raises for the push itself; writing its record raises
+    the database's errors."""
+    result = send(target.tournament, target.url, target.key)
+    if target.pk is not None:
+        record(target, result)
+    else:
+        log.info("publishing: tournament %s version %s %s by %s: %s", target.tournament.pk, result.version, result.outcome, target.url, result.message)
+    return result
+
+
+def due(target: PublishTarget, data_version: int, now: datetime | None = None) -> bool:
+    """Whether ``target`` should be pushed now, its tournament being at ``data_version``: enabled,
+    not paused, its back-off over, and the site behind."""
+    now = now or timezone.now()
+    return (
+        target.enabled and not target.paused and (target.next_try is None or target.next_try <= now)
+        and data_version > target.pushed_version
+    )
+
+
+# --------------------------------------------------------------------------------- the status
+
+
+def key_hint(key: str) -> str:
+    """The public beginning of a stored key, to tell it from another, never its secret: the
+    prefix of a key as public sites make them (``"tpk_0123456789_…"``, as the site's organiser
+    sees it on his page), else its first characters (at most 8, a third of it: ``"abcdefgh…"``)."""
+    if not key:
+        return ""
+    end = key.find("_", len("tpk_")) if key.startswith("tpk_") else -1
+    if len("tpk_") < end <= len("tpk_") + 16 and end < len(key) // 2:
+        return f"{key[: end + 1]}…"
+    return f"{key[: min(8, len(key) // 3)]}…"
+
+
+def when(moment: datetime, now: datetime | None = None) -> str:
+    """``moment`` in local time as a director reads it: the time today ("14:02"), the date and time
+    on another day."""
+    local, today = timezone.localtime(moment), timezone.localtime(now or timezone.now()).date()
+    if local.date() == today:
+        return formats.time_format(local, "TIME_FORMAT")
+    return formats.date_format(local, "SHORT_DATETIME_FORMAT")
+
+
+@dataclass(frozen=True)
+class VenueStatus:
+    """The publishing status of a target for its pages. ``kind``: ``"stopped"``, ``"paused"``
+    (a refused key), ``"refused"``, ``"waiting"`` (for the network), ``"published"`` or
+    ``"starting"`` (nothing acknowledged yet); ``text``: one sentence, translated, with localized
+    times; ``behind``: the tournament's versions the site does not have; ``mirror_url``."""
+
+    kind: str
+    text: str
+    behind: int
+    mirror_url: str = ""
+
+
+def status(target: PublishTarget, data_version: int, now: datetime | None = None) -> VenueStatus:
+    """The :class:`VenueStatus` of ``target``, its tournament being at ``data_version``."""
+    now = now or timezone.now()
+    behind = max(data_version - target.pushed_version, 0)
+    versions_behind = ngettext("%(count)s version behind", "%(count)s versions behind", behind) % {"count": behind}
+    if not target.enabled:
+        return VenueStatus("stopped", _("Publishing is stopped."), behind, target.mirror_url)
+    if target.paused:
+        text = _("Refused by the site: %(reason)s Nothing is sent until the address or the key is saved again.") % {"reason": target.last_error}
+        return VenueStatus("paused", text, behind, target.mirror_url)
+    if target.failures and target.last_outcome == Outcome.REFUSED:
+        text = _("Refused by the site: %(reason)s Tried again at %(time)s.") % {
+            "reason": target.last_error, "time": when(target.next_try, now) if target.next_try else "?",
+        }
+        return VenueStatus("refused", text, behind, target.mirror_url)
+    if target.failures and target.waiting_since:
+        text = _("Waiting for the network since %(time)s (%(behind)s).") % {"time": when(target.waiting_since, now), "behind": versions_behind}
+        return VenueStatus("waiting", text, behind, target.mirror_url)
+    if target.pushed_version and target.pushed_at:
+        text = _("Published: version %(version)s at %(time)s.") % {"version": target.pushed_version, "time": when(target.pushed_at, now)}
+        if behind:
+            text = f"{text} ({versions_behind})"
+        return VenueStatus("published", text, behind, target.mirror_url)
+    return VenueStatus("starting", _("Not published yet: the first push is on its way."), behind, target.mirror_url)
+
+
+# ------------------------------------------------------------------------------- the settings
+
+
+def configure(tournament, *, url: str, key: str | None, enabled: bool) -> PublishTarget:
+    """Save where ``tournament`` is published: the site's ``url``, the publishing ``key``
+    (``None``/"": keep the stored one) and whether publishing is ``enabled``. A new address or key
+    starts afresh (nothing counts as pushed there yet); any save lifts a pause and lets the next
+    push go at once. Returns the target; the caller starts publishing
+    (:func:`publishing.tasks.ensure_publishing`). Only the fields named here are written, so a push
+    finishing meanwhile is not overwritten."""
+    with transaction.atomic():
+        target = PublishTarget.objects.select_for_update().filter(tournament=tournament).first()
+        if target is None:
+            return PublishTarget.objects.create(tournament=tournament, url=url, key=key or "", enabled=enabled)
+        fields = {"enabled": enabled, "paused": False, "next_try": None}
+        if url != target.url or (key and key != target.key):
+            fields.update(
+                url=url, key=key or target.key, pushed_version=0, pushed_at=None, mirror_url="", failures=0,
+                waiting_since=None, last_error="", last_outcome="",
+            )
+        for name, value in fields.items():
+            setattr(target, name, value)
+        target.save(update_fields=list(fields))
+        return target
+
+
+def stop(target: PublishTarget) -> None:
+    """Stop publishing to ``target``: nothing more is sent, its chain ends at its next step."""
+    PublishTarget.objects.filter(pk=target.pk).update(enabled=False, chain="", chain_until=None)
+    target.enabled, target.chain, target.chain_until = False, "", None
