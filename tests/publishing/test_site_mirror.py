@@ -155,3 +155,10 @@ def test_a_mirrors_pages_cost_the_usual_queries_for_a_visitor(client, mirror):
     assert Table.objects.filter(round__tournament=mirror).exists()
     for url in (f"/t/{mirror.pk}/", f"/t/{mirror.pk}/standings/"):
         assert client.get(url).status_code == 200
+
+
+def test_every_page_of_a_mirror_says_where_it_is_run_from_and_when_it_was_updated(client, mirror, english):
+    note = f"A read-only copy, published from {mirror.mirrored_from}"
+    for url in (f"/t/{mirror.pk}/", f"/t/{mirror.pk}/standings/", f"/t/{mirror.pk}/round/1/"):
+        page = client.get(url).content.decode()
+        assert note in page and f"version {mirror.mirror.version}" in page, url
