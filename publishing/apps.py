@@ -7,3 +7,11 @@ class PublishingConfig(AppConfig):
     name = "publishing"
     label = "publishing"
     verbose_name = _("publishing")
+
+    def ready(self):
+        from tournaments.signals import worker_starting
+
+        from .tasks import resume_all
+
+        # A worker that starts (again, after it was killed) takes up publishing at once.
+        worker_starting.connect(resume_all, dispatch_uid="publishing-resume")

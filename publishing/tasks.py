@@ -188,3 +188,28 @@ def prune(now=None) -> int:
         finished_at__lt=(now or timezone.now()) - PRUNE_AFTER,
     ).delete()
     return removed
+
+
+
+def resume_all(sender=None, **kwargs) -> int:
+    """At the worker's start (:data:`tournaments.signals.worker_starting`): every enabled, unpaused
+    target whose chain has no step waiting in the queue gets a new chain at once. Such a target's
+    hold can only be left by a worker that was killed in a step (this worker runs them all and has
+    run none yet), so it is let go rather than waited out; a target with a step waiting goes on
+    with it. Returns how many chains were started."""
+    if not deferring():
+        return 0
+    from django_tasks_db.models import DBTaskResult
+
+    waiting = {
+        (row.args_kwargs.get("args") or [None])[0]
+        for row in DBTaskResult.objects.filter(task_path=publish_tournament.module_path, status="READY").only("args_kwargs")
+    }
+    started = 0
+    for pk, tournament_id in PublishTarget.objects.filter(enabled=True, paused=False).values_list("pk", "tournament_id"):
+        if pk in waiting:
+            continue
+        with transaction.atomic():
+            PublishTarget.objects.filter(pk=pk).update(chain_until=None)
+            started += ensure_publishing(tournament_id)
+    return started

@@ -32,6 +32,10 @@ ignores what its receivers return. An exception a receiver raises reaches the se
   saying why) to refuse the merge: nothing is changed then. Receivers return nothing
   (:mod:`scoring.cups` moves the imported cup results and sub-ranking memberships,
   ``scoring.cups.merge``).
+- :data:`worker_starting` (sender: the worker's command class): sent by ``manage.py run_worker``
+  once before its loop starts, so an app resumes the background work it keeps going by itself
+  (:mod:`publishing` restarts the pushes of every tournament it publishes). Receivers return
+  nothing; one that raises is logged and the worker starts anyway.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ unfinished_tables = Signal()
 cups_kept = Signal()
 cup_changed = Signal()
 players_merging = Signal()
+worker_starting = Signal()
 
 
 def answer(signal: Signal, sender, default=None, **kwargs):

@@ -165,3 +165,18 @@ def test_a_step_the_database_failed_is_followed_by_another(worker_backend, playe
     assert timedelta(seconds=4) < following.run_after - timezone.now() <= timedelta(seconds=tasks.DATABASE_PAUSE_SECONDS)
     with pytest.raises(OperationalError):
         publish_tournament.call(target.pk)  # a single step (no chain) says so
+
+
+def test_a_worker_that_starts_again_takes_up_publishing_at_once(worker_backend, played, site, django_capture_on_commit_callbacks):
+    """A worker killed in the middle of a push leaves the target held for minutes; the worker that
+    starts next lets go of that hold and starts the chain, before any page is looked at."""
+    from tournaments.signals import worker_starting
+
+    target = make_target(played, site.url)
+    PublishTarget.objects.filter(pk=target.pk).update(chain="killed", chain_until=timezone.now() + timedelta(minutes=2))
+    assert ensure_publishing(played) is False  # a page view waits for the hold to run out
+    with django_capture_on_commit_callbacks(execute=True):
+        worker_starting.send(sender=None)
+    target.refresh_from_db()
+    assert target.chain != "killed" and len(queued()) == 1
+    assert publish_tournament.call(target.pk, chain="killed") == "superseded"

@@ -20,6 +20,8 @@ from django.core.management.base import CommandError
 from django.db import InterfaceError, OperationalError, connections
 from django_tasks_db.management.commands import db_worker
 
+from tournaments.signals import worker_starting
+
 log = logging.getLogger(__name__)
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
@@ -102,4 +104,7 @@ class Command(db_worker.Command):
             excluded_queue_names=excluded,
         )
         worker.configure_signals()
+        for receiver, error in worker_starting.send_robust(sender=self.__class__):
+            if isinstance(error, Exception):
+                log.error("resuming background work at the worker's start failed in %s: %s", receiver, error)
         worker.run()
