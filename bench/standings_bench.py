@@ -19,7 +19,9 @@ standings ÷ floor (of the mins and of the medians), the same of this process's 
 (``time.process_time``: on SQLite the database's work too, and less disturbed than the wall clock
 when other work shares the machine; on PostgreSQL the server's work is not in it, so no ratio),
 the SQL queries of one standings computation, the load average before and after, the database
-and its version, the git commit. Results are printed and written to
+and its version, the git commit. Then ``--breakdown`` more computations (default 10, each after
+a saved hand) split the standings' median into its three queries (executed and fetched through
+``scoring.standings._fetch``) and the Python work around them. Results are printed and written to
 ``bench/results/standings-<sqlite|postgresql>.json``. Goal: the median ratio (wall clock) at most
 10; the exit status is 1 when it is missed at some size.
 
@@ -35,8 +37,9 @@ server, dropped at the end). Run from the project root::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/standings_bench.py
     .venv/bin/python bench/standings_bench.py --players 200 --samples 5   # a quick try
 
-Options: ``--players N [N ...]``, ``--samples 30``, ``--warmup 3``, ``--profile N`` (cProfile N
-more standings computations per size and print the top functions), ``--db-name``, ``--keep-db``.
+Options: ``--players N [N ...]``, ``--samples 30``, ``--warmup 3``, ``--breakdown 10`` (0: none),
+``--profile N`` (cProfile N more standings computations per size and print the top functions),
+``--db-name``, ``--keep-db``.
 """
 
 from __future__ import annotations
@@ -87,9 +90,45 @@ def summary(ms: list[float]) -> dict:
     }
 
 
-def measure(players: int, samples: int, warmup: int, profile_n: int, freeze: bool) -> dict:
+def breakdown(bench, standings, n: int) -> dict:
+    """The standings computation split in two, over ``n`` more saved hands: its three queries,
+    executed and fetched (the time spent in ``scoring.standings._fetch``), and the Python work
+    around them (the rest), as medians in ms with the median of the whole."""
+    from scoring import standings as module
+
+    fetch = module._fetch
+    spent: list[float] = []
+
+    def timed_fetch(sql, params):
+        start = time.perf_counter()
+        try:
+            return fetch(sql, params)
+        finally:
+            spent[-1] += time.perf_counter() - start
+
+    whole, sql = [], []
+    module._fetch = timed_fetch
+    try:
+        for _ in range(n):
+            bench.entry(None)
+            spent.append(0.0)
+            start = time.perf_counter()
+            standings()
+            whole.append((time.perf_counter() - start) * 1000)
+            sql.append(spent[-1] * 1000)
+    finally:
+        module._fetch = fetch
+    return {
+        "computations": n,
+        "whole_median_ms": round(statistics.median(whole), 2),
+        "sql_median_ms": round(statistics.median(sql), 2),
+        "python_median_ms": round(statistics.median([w - q for w, q in zip(whole, sql)]), 2),
+    }
+
+
+def measure(players: int, samples: int, warmup: int, profile_n: int, freeze: bool, breakdown_n: int = 0) -> dict:
     """Build a tournament of ``players`` and time the standings after each of ``samples`` saved
-    hands against the floor."""
+    hands against the floor; ``breakdown_n`` more split into SQL and Python (:func:`breakdown`)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -99,7 +138,7 @@ def measure(players: int, samples: int, warmup: int, profile_n: int, freeze: boo
 
     # build() creates its director under a fixed name: the one of an earlier size steps aside.
     get_user_model().objects.filter(username="bench-director").update(username=f"bench-director-before-{players}")
-    saves = warmup + samples + profile_n
+    saves = warmup + samples + profile_n + breakdown_n
     n_tables = max(1, players // 4)
     room = max(2, math.ceil(saves / n_tables))
     built_at = time.perf_counter()
@@ -156,6 +195,7 @@ def measure(players: int, samples: int, warmup: int, profile_n: int, freeze: boo
     with CaptureQueriesContext(connection) as ctx:
         standings()
     queries = [q["sql"][:400] for q in ctx.captured_queries]
+    split = breakdown(bench, standings, breakdown_n) if breakdown_n else None
     profile_text = ""
     if profile_n:
         prof = cProfile.Profile()
@@ -187,6 +227,8 @@ def measure(players: int, samples: int, warmup: int, profile_n: int, freeze: boo
         "query_sql": queries,
         "load_average_before_after": [round(load_before[0], 2), round(load_after[0], 2)],
     }
+    if split:
+        result["breakdown"] = split
     if connection.vendor == "sqlite":
         result["cpu_ratio_median"] = round(statistics.median(cpu["standings"]) / statistics.median(cpu["floor"]), 2)
     result["met"] = result["ratio_median"] <= GOAL_RATIO
@@ -200,6 +242,7 @@ def main(argv=None) -> int:
     parser.add_argument("--players", type=int, nargs="+", default=[1000, 5000], help="field sizes (default 1000 5000)")
     parser.add_argument("--samples", type=int, default=30, help="measured hands per size (default 30)")
     parser.add_argument("--warmup", type=int, default=3, help="unmeasured hands first (default 3)")
+    parser.add_argument("--breakdown", type=int, default=10, metavar="N", help="N more standings per size split into SQL and Python (default 10, 0: none)")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="also cProfile N more standings per size")
     parser.add_argument(
         "--no-gc-freeze",
@@ -226,7 +269,7 @@ def main(argv=None) -> int:
         sizes = []
         for players in args.players:
             log(f" {players} players")
-            sizes.append(measure(players, args.samples, args.warmup, args.profile, not args.no_gc_freeze))
+            sizes.append(measure(players, args.samples, args.warmup, args.profile, not args.no_gc_freeze, args.breakdown))
         try:
             commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
             dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True).stdout.strip())
@@ -260,6 +303,14 @@ def main(argv=None) -> int:
                 f"{r['ratio_min']:>8.1f}{r['ratio_median']:>7.1f}{r.get('cpu_ratio_median', float('nan')):>10.1f}{r['queries']:>9}"
                 f"{r['load_average_before_after'][0]:>7.2f}/{r['load_average_before_after'][1]:<5.2f}  {'met' if r['met'] else 'MISSED'}"
             )
+        for r in sizes:
+            if r.get("breakdown"):
+                b = r["breakdown"]
+                print(
+                    f"{r['players']:>8}  {b['computations']} more, split (medians): standings {b['whole_median_ms']:.1f} ms,"
+                    f" of which SQL {b['sql_median_ms']:.1f} ms ({r['queries']} queries, fetched) and Python"
+                    f" {b['python_median_ms']:.1f} ms; the floor {r['floor']['median_ms']:.1f} ms"
+                )
         print(f"results: {out.relative_to(ROOT)}")
         for r in sizes:
             if r.get("profile"):

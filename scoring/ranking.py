@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import count
+from operator import neg
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -16,6 +18,7 @@ from django.utils.translation import gettext_noop
 from django.utils.translation import ngettext
 
 MISSING = float("-inf")  # a round not played (withdrawn) is worse than any score
+NO_SCORE = -MISSING  # what a round without a score is in a sort key (last)
 
 
 @dataclass
@@ -80,11 +83,13 @@ class Texts:
     """What the tie-break texts of one ranking work out once, however many rows use it: each
     phrase translated into the active language (``texts(BEST_ROUND)`` is ``gettext(BEST_ROUND)``,
     looked up the first time only; the phrases are marked with ``gettext_noop`` where they are
-    defined), and what a tie-break explains an entry from (:meth:`once`)."""
+    defined), a round's label with its criterion phrase (:meth:`criterion`) and a score still
+    playing (:meth:`still_playing`), each worked out the first time it is asked for."""
 
     def __init__(self):
         self._translated: dict[str, str] = {}
-        self._last: dict[object, tuple[Entry, object]] = {}
+        self._criteria: dict[tuple[int, bool], tuple[str, str]] = {}
+        self._playing: dict[object, str] = {}
 
     def __call__(self, message: str) -> str:
         text = self._translated.get(message)
@@ -92,16 +97,22 @@ class Texts:
             text = self._translated[message] = _(message)
         return text
 
-    def once(self, compute, entry: Entry):
-        """``compute(entry)``, not computed again when asked next for the same entry: the ranking
-        compares each entry with the one above it, then with the one below. Only the last entry's
-        is kept (thousands kept to the end would only feed the garbage collector)."""
-        last = self._last.get(compute)
-        if last is not None and last[0] is entry:
-            return last[1]
-        value = compute(entry)
-        self._last[compute] = (entry, value)
-        return value
+    def criterion(self, i: int, so_far: bool) -> tuple[str, str]:
+        """``(phrase, label)`` of a text naming the ``i``-th best round (0: the best): the phrase
+        "%(criterion)s: %(above)s to %(below)s" (its "so far" form with ``so_far``) and the
+        label "best round", "second-best round", ..., "4. best round"."""
+        found = self._criteria.get((i, so_far))
+        if found is None:
+            label = self(ORDINAL_ROUNDS[i]) if i < len(ORDINAL_ROUNDS) else self(NTH_BEST_ROUND) % {"ordinal": i + 1}
+            found = self._criteria[(i, so_far)] = (self(CRITERION_SO_FAR if so_far else CRITERION), label)
+        return found
+
+    def still_playing(self, score) -> str:
+        """"12 (still playing)" in the active language, formatted once per score."""
+        text = self._playing.get(score)
+        if text is None:
+            text = self._playing[score] = self(STILL_PLAYING) % {"score": score}
+        return text
 
 
 # The phrases of the tie-break texts (translated through Texts, once per ranking).
@@ -129,31 +140,44 @@ class BestRounds:
     @staticmethod
     def sort_key(entry: Entry) -> tuple:
         """The negated round scores, best round first (a round not played last)."""
-        return tuple(sorted([-MISSING if r is None else -r for r in entry.rounds]))
-
-    @staticmethod
-    def _ranked(entry: Entry) -> list[tuple[float, bool, bool]]:
-        """``(-score, still playing, missed)`` per round, best first (a round without a score
-        last: one still to come before one missed); of equal scores a finished round comes
-        first, so a comparison names a finished one if it can."""
         rounds = entry.rounds
-        playing = entry.playing or [False] * len(rounds)
-        missed = entry.missed or [False] * len(rounds)
-        cells = [(-MISSING, False, bool(m)) if r is None else (-r, bool(p), False) for r, p, m in zip(rounds, playing, missed)]
-        cells.sort()
-        return cells
+        if None in rounds:
+            return tuple(sorted([NO_SCORE if r is None else -r for r in rounds]))
+        return tuple(sorted(map(neg, rounds)))
 
     @staticmethod
-    def _show(entry: Entry, cell: tuple[float, bool, bool], so_far: bool, texts: Texts) -> str:
-        score, playing, missed = cell
-        if score == -MISSING:
-            # A round without a score for him: during the tournament it is still to come, unless
-            # he withdrew or it is over for him (drawn without a seat for him, e.g. registered
-            # late; his table ended without a hand); in the final standings it was not played.
-            return texts(NOT_YET_PLAYED) if so_far and not entry.withdrawn and not missed else texts(NOT_PLAYED)
-        if playing:
-            return texts(STILL_PLAYING) % {"score": -score}
-        return str(-score)
+    def _shown(entry: Entry, key: tuple, i: int, so_far: bool, texts: Texts) -> str:
+        """The entry's ``i``-th best round (0: the best) as a tie-break text shows it ("12",
+        "12 (still playing)", "not yet played", "not played"), read from its :meth:`sort_key`
+        ``key`` without ranking its rounds again: of the rounds with the score ``key[i]`` the
+        finished ones rank first (one still playing after them, so a comparison names a finished
+        one if it can), of the rounds without a score the ones still to come (a missed one after
+        them). Rounds past the end of a shorter ``playing`` or ``missed`` list are not flagged."""
+        rounds = entry.rounds
+        value = key[i]
+        if value != NO_SCORE:
+            score = -value
+            playing = entry.playing
+            if not any(playing):
+                return str(score)
+            if rounds.count(score) == 1:
+                at = rounds.index(score)
+                still = at < len(playing) and playing[at]
+            else:
+                still = i - key.index(value) >= rounds.count(score) - sum(1 for r, p in zip(rounds, playing) if p and r == score)
+            return texts.still_playing(score) if still else str(score)
+        missed = entry.missed
+        if not any(missed):
+            gone = False
+        elif rounds.count(None) == 1:
+            at = rounds.index(None)
+            gone = at < len(missed) and missed[at]
+        else:
+            gone = i - key.index(value) >= rounds.count(None) - sum(1 for r, m in zip(rounds, missed) if m and r is None)
+        # A round without a score for him: during the tournament it is still to come, unless he
+        # withdrew or it is over for him (drawn without a seat for him, e.g. registered late; his
+        # table ended without a hand); in the final standings it was not played.
+        return texts(NOT_YET_PLAYED) if so_far and not entry.withdrawn and not gone else texts(NOT_PLAYED)
 
     @classmethod
     def explain(cls, above: Entry, below: Entry, so_far: bool = False, texts: Texts | None = None) -> str:
@@ -161,16 +185,26 @@ class BestRounds:
         round: 12 to 9"; ``so_far``: the tournament goes on (more rounds to play or a table
         still playing), said as "second-best round so far: 0 (still playing) to not yet played".
         ``texts``: the ranking's :class:`Texts` (a fresh one if not given)."""
-        texts = texts or Texts()
-        for i, (a, b) in enumerate(zip(texts.once(cls._ranked, above), texts.once(cls._ranked, below))):
-            if a[0] != b[0]:
-                label = texts(ORDINAL_ROUNDS[i]) if i < len(ORDINAL_ROUNDS) else texts(NTH_BEST_ROUND) % {"ordinal": i + 1}
-                return texts(CRITERION_SO_FAR if so_far else CRITERION) % {
-                    "criterion": label,
-                    "above": cls._show(above, a, so_far, texts),
-                    "below": cls._show(below, b, so_far, texts),
-                }
-        return ""
+        return cls.explain_keys(above, below, cls.sort_key(above), cls.sort_key(below), so_far, texts or Texts())
+
+    @classmethod
+    def explain_keys(cls, above: Entry, below: Entry, key_above: tuple, key_below: tuple, so_far: bool, texts: Texts) -> str:
+        """:meth:`explain` from the two entries' :meth:`sort_key` (which :func:`rank` has): the
+        first round in which the keys differ is the one the text names, and only its two cells
+        are looked at."""
+        i = 0
+        for a, b in zip(key_above, key_below):
+            if a != b:
+                break
+            i += 1
+        else:
+            return ""
+        phrase, label = texts.criterion(i, so_far)
+        return phrase % {
+            "criterion": label,
+            "above": cls._shown(above, key_above, i, so_far, texts),
+            "below": cls._shown(below, key_below, i, so_far, texts),
+        }
 
 
 class Lots:
@@ -238,57 +272,71 @@ def rank(entries: list[Entry], tiebreaks: tuple[str, ...] = ("best_rounds", "lot
     ``so_far``: the tournament goes on, and the tie-break texts say what is known so far
     ("second-best round so far: 12 to not yet played"). Raises ``KeyError`` for an unknown
     tie-break key.
+
+    A tie-break's ``explain`` is asked only where its sort keys of the two players differ (equal
+    keys explain nothing), through its ``explain_keys`` if it has one (:class:`BestRounds`: the
+    keys say which round to name).
     """
     breakers = [TIEBREAKS[k] for k in tiebreaks]
     # Each entry's total and tie-break keys, computed once (the sort and the comparisons of
-    # neighbours below use them again).
-    totals = [e.total for e in entries]
-    keys = [[b.sort_key(e) for b in breakers] for e in entries]
+    # neighbours below use them again). Game points (whole numbers) are summed without their
+    # zeros and missing rounds: the same number as ``Entry.total``, without a call per entry.
+    totals = [sum(filter(None, e.rounds)) if e.victory is None else e.total for e in entries]
+    columns = [list(map(b.sort_key, entries)) for b in breakers]
+    # Per entry: (-total, key of each tie-break).
+    full = list(zip(map(neg, totals), *columns))
 
     # Level groups in which a whole-group tie-break (the lots) is not yet complete: it stays silent.
     incomplete: set[tuple] = set()
     for i, b in enumerate(breakers):
         if getattr(b, "whole_group", False):
             groups: dict[tuple, list[Entry]] = {}
-            for e, total, ks in zip(entries, totals, keys):
-                groups.setdefault((-total, *ks[:i]), []).append(e)
+            for e, parts in zip(entries, full):
+                groups.setdefault(parts[: i + 1], []).append(e)
             incomplete |= {(i, k) for k, members in groups.items() if not all(b.decides(m) for m in members)}
 
-    def key(total: float, ks: list[tuple]) -> tuple:
-        parts: list = [-total]
-        for i, k in enumerate(ks):
-            parts.append(() if (i, tuple(parts)) in incomplete else k)
-        return tuple(parts)
-
     if incomplete:
-        full = [key(total, ks) for total, ks in zip(totals, keys)]
-    else:
-        full = [(-total, *ks) for total, ks in zip(totals, keys)]
+
+        def key(parts: tuple) -> tuple:
+            kept: list = [parts[0]]
+            for i, k in enumerate(parts[1:]):
+                kept.append(() if (i, tuple(kept)) in incomplete else k)
+            return tuple(kept)
+
+        full = [key(parts) for parts in full]
     # By key, then start number, then as given: two stable sorts (comparing nested keys once more
     # with the start number and index would take twice as long on a large field).
     starts = [e.start_number for e in entries]
     order = sorted(sorted(range(len(entries)), key=starts.__getitem__), key=full.__getitem__)
     texts = Texts()
+    level = None  # the text of a level row, translated when the first one comes
+    explainers = [(k, b, getattr(b, "explain_keys", None)) for k, b in enumerate(breakers, start=1)]
     rows: list[Row] = []
-    previous = None
-    for position, j in enumerate(order, start=1):
-        entry = entries[j]
-        if previous is None or totals[previous] != totals[j]:
-            rows.append(Row(position, entry))
-        elif full[previous] == full[j]:
-            above = rows[-1]
-            above.needs_lot = True
-            rows.append(Row(above.rank, entry, texts(LEVEL), True, True))
+    append = rows.append
+    row = above_key = None
+    for position, entry, keys in zip(count(1), map(entries.__getitem__, order), map(full.__getitem__, order)):
+        if row is None or above_key[0] != keys[0]:  # another total
+            row = Row(position, entry)
+        elif above_key == keys:
+            row.needs_lot = True
+            if level is None:
+                level = texts(LEVEL)
+            row = Row(row.rank, entry, level, True, True)
         else:
-            above = rows[-1].entry
-            for b in breakers:  # the first tie-break that separates them says how
-                text = b.explain(above, entry, so_far, texts)
+            above, text = row.entry, ""
+            for k, b, explain_keys in explainers:  # the first tie-break that separates them says how
+                key_above, key_below = above_key[k], keys[k]
+                if key_above == key_below and key_above != ():
+                    continue  # equal keys: nothing separates them here
+                if explain_keys is not None:
+                    text = explain_keys(above, entry, key_above, key_below, so_far, texts)
+                else:
+                    text = b.explain(above, entry, so_far, texts)
                 if text:
                     break
-            else:
-                text = ""
-            rows.append(Row(position, entry, text))
-        previous = j
+            row = Row(position, entry, text)
+        append(row)
+        above_key = keys
     return rows
 
 

@@ -11,6 +11,7 @@ withdrew before he played is not ranked at all.
 
 from __future__ import annotations
 
+import gc
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from operator import itemgetter
@@ -175,7 +176,24 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
     hand counts, the seats with their round scores (which the scoring services keep), the
     registrations with their players. A table drawn after the tables were read counts as not
     played.
+
+    Python's cyclic garbage collector is paused meanwhile (as for the exports,
+    :func:`tournaments.pdf.html_to_pdf`): the tens of thousands of rows, lists and entries kept
+    until the ranking is done made it scan them again and again (at 5,000 players some 100
+    collections a computation, in most computations a full one too: about 4 ms of 54).
+    Reference counting frees what it can; the cycles go at the next collection.
     """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _compute_standings(tournament, after)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _compute_standings(tournament: Tournament, after: int | None) -> Standings:
+    """:func:`compute_standings` with the collector as it is."""
     tables = _table_rows(tournament, seat_counts=False)
     drawn = sorted({row[1] for row in tables})
     rounds = [n for n in drawn if after is None or n <= after]
@@ -185,13 +203,26 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
     # order: a player has one seat or substitute's place a round (the draw seats him once,
     # tournaments.services.seat_substitute refuses one who plays already).
     seats = _seats(tournament, by_seat=by_table_points)
-    # Per table: its column among the counted rounds (None: not counted), number, played, finished.
+    # Per table: its column among the counted rounds (None: not counted), number, played, still
+    # playing (not finished), what _progress says, in one pass that also tells whether every
+    # counted table has finished; the hand cap asked once per table size and end.
     column = {n: i for i, n in enumerate(rounds)}
-    where = {
-        table_id: (column.get(round_number), number, played, done)
-        for table_id, round_number, number, played, done in _progress(tournament, tables, Counter(map(itemgetter(4), seats)))
-    }
-    finished = all(done for i, _number, _played, done in where.values() if i is not None)
+    sizes = Counter(map(itemgetter(4), seats))
+    caps: dict[tuple[int, int | None], int] = {}
+    where: dict[int, tuple[int | None, int, bool, bool]] = {}
+    finished = True
+    for table_id, round_number, number, ended_after, hands in tables:
+        if table_id is None:
+            continue  # a round without tables
+        size = sizes[table_id]
+        cap = caps.get((size, ended_after))
+        if cap is None:
+            cap = caps[(size, ended_after)] = tournament.hand_cap(size, ended_after)
+        i = column.get(round_number)
+        still = hands < cap
+        if still and i is not None:
+            finished = False
+        where[table_id] = (i, number, hands > 0, still)
     final = rounds == drawn and len(drawn) >= tournament.rounds and finished
     # Drawn tie-breaks (lots, cards) settle the final result only.
     tiebreaks = tuple(k for k in ruleset.tiebreaks if final or not getattr(TIEBREAKS[k], "whole_group", False))
@@ -203,32 +234,38 @@ def compute_standings(tournament: Tournament, after: int | None = None) -> Stand
     # a table that has not finished it (``to_come``); for anyone else (drawn without him:
     # registered late, sat out) it is over.
     cells: dict[int, tuple[list, list, list]] = {}
-    to_come: set[int] = set()  # registration id × 32 + column (at most 20 rounds)
-    played: set[int] = set()  # has a score in some drawn round, counted or not
+    to_come: set[int] = set()  # registration id × 32 + column (at most 20 rounds), no hand yet
+    played: set[int] = set()  # has a score in a drawn round not counted (the counted ones: cells)
     points_tables: dict[int, list[tuple[int, int]]] = defaultdict(list)  # Bled: counted, played tables' seats
+    last_table = i = number = has_hand = still = None
     for reg_id, score, sub_id, sub_score, table_id in seats:
-        i, number, has_hand, done = where.get(table_id, unknown)
-        if has_hand:
+        if table_id != last_table:  # a table's seats mostly come one after the other
+            i, number, has_hand, still = where.get(table_id, unknown)
+            last_table = table_id
+        if not has_hand:
+            if still and i is not None:
+                to_come.add(reg_id * 32 + i)
+            continue
+        if i is None:
             played.add(reg_id)
             if sub_id is not None:
                 played.add(sub_id)
-        if i is None:
-            continue
-        if not done:
-            to_come.add(reg_id * 32 + i)
-        if not has_hand:
             continue
         if by_table_points:
             points_tables[table_id].append((reg_id, score + sub_score))
         mine = cells.get(reg_id)
         if mine is None:
             mine = cells[reg_id] = ([None] * width, [None] * width, [False] * width)
-        mine[0][i], mine[1][i], mine[2][i] = score, number, not done
+        mine[0][i] = score
+        mine[1][i] = number
+        mine[2][i] = still
         if sub_id is not None:  # a substitute took over the seat: the rest of the round is his
             theirs = cells.get(sub_id)
             if theirs is None:
                 theirs = cells[sub_id] = ([None] * width, [None] * width, [False] * width)
-            theirs[0][i], theirs[1][i], theirs[2][i] = sub_score, number, not done
+            theirs[0][i] = sub_score
+            theirs[1][i] = number
+            theirs[2][i] = still
 
     # Bled: each played table's seats ranked by their round score (``tarok-bled.md`` §7). A seat
     # a substitute took over is ranked by its whole round score (**Decision**), its table points
