@@ -19,7 +19,7 @@ from django.db.models.functions import Cast
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell import Cell, WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.writer.excel import ExcelWriter
@@ -44,7 +44,9 @@ class ExportData:
     ruleset: object
     round_tables: dict  # round number -> list of (table number, [(name, seat score or UNPLAYED)])
     hands: list  # (round, table, hand, contract, declarer, partner, description, [(name, score)])
-    table_hands: dict  # (round, table) -> (names, [(hand, dealer, description, notation, scores)])
+    # (round, table) -> (names, rows, sums): each hand a row [hand, dealer, description, notation,
+    # *scores] as the workbook writes it; sums: the score columns' sums (as far as every row reaches)
+    table_hands: dict
 
 
 def export_data(tournament: Tournament, *, long_format: bool = True) -> ExportData:
@@ -68,10 +70,7 @@ def export_data(tournament: Tournament, *, long_format: bool = True) -> ExportDa
         seats.setdefault(table_id, []).append(name)
         table_meta[table_id] = (round_number, table_number)
     by_seat = {tid: dict(enumerate(names)) for tid, names in seats.items()}
-    totals: dict[int, list[int]] = {tid: [0] * len(names) for tid, names in seats.items()}
-    table_hands: dict[tuple[int, int], tuple[list[str], list]] = {
-        meta: (seats[tid], []) for tid, meta in table_meta.items()
-    }
+    table_hands: dict[tuple[int, int], tuple] = {meta: (seats[tid], []) for tid, meta in table_meta.items()}
     outcomes = {"struck": _("struck"), "manual": _("manual row")}  # translated once, not per hand
     contract_names: dict[str, str] = {}
     fields: dict[str, tuple] = {}
@@ -101,47 +100,57 @@ def export_data(tournament: Tournament, *, long_format: bool = True) -> ExportDa
 
     def shape_of(record_text: str, scores_text: str, table_size: int) -> tuple:
         """What a hand's record and row say whatever the names: ``(its own seat numbering or None,
-        scores, contract column, dealer seat, declarer seat, partner seat, words, notation)``."""
+        scores, dealer seat, words, notation)``, with ``long_format`` also ``(contract column,
+        declarer seat, partner seat)``."""
         record, scores = json.loads(record_text), json.loads(scores_text)  # as the JSONField reads them
+        numbering = record.get("seats") or None  # as record_names reads it
+        shape = (
+            numbering,
+            scores,
+            seat_of(record, "dealer"),
+            words_of(rs.describe(record, scores)),
+            rs.format_hand(record, len(numbering) if numbering else table_size),  # in the hand's own numbering
+        )
+        if not long_format:
+            return shape
         key = record.get("contract") or ""
         if key not in contract_names:
             try:
                 contract_names[key] = rs.contract(key).name if key else ""
             except KeyError:
                 contract_names[key] = key
-        numbering = record.get("seats") or None  # as record_names reads it
-        return (
-            numbering,
-            scores,
+        return shape + (
             outcomes.get(record.get("outcome"), contract_names[key]),
-            seat_of(record, "dealer"),
             seat_of(record, "declarer") if "declarer" in fields_of(key) else None,
             seat_of(record, "partner") if record.get("partner") != record.get("declarer") else None,
-            words_of(rs.describe(record, scores)),
-            rs.format_hand(record, len(numbering) if numbering else table_size),  # in the hand's own numbering
         )
 
     shapes: dict[tuple[str, str, int], tuple] = {}
-    rows_of = {tid: table_hands[meta][1] for tid, meta in table_meta.items()}
+    scores_of: dict[int, list] = {tid: [] for tid in seats}  # each table's score rows, for its sums
     hands = []
-    for table_id, hand_number, record_text, scores_text in (
+    table_id = None
+    for hand_table, hand_number, record_text, scores_text in (
         Hand.objects.filter(table__round__tournament=tournament)
         .order_by("table__round__number", "table__number", "number")
         .values_list("table_id", "number", Cast("record", TextField()), Cast("scores", TextField()))
     ):
-        names = by_seat.get(table_id, {})
-        key = (record_text, scores_text, len(names))
+        if hand_table != table_id:  # the hands come table by table
+            table_id = hand_table
+            names = by_seat.get(table_id, {})
+            size = len(names)
+            rows = table_hands[table_meta[table_id]][1]
+            table_scores = scores_of[table_id]
+        key = (record_text, scores_text, size)
         shape = shapes.get(key)
         if shape is None:
             shape = shapes[key] = shape_of(*key)
-        numbering, scores, contract, dealer, declarer, partner, parts, notation = shape
-        total = totals[table_id]
-        for i, s in enumerate(scores):
-            total[i] += s
+        numbering, scores, dealer, parts, notation = shape[:5]
         played = names if numbering is None else record_names({"seats": numbering}, names)  # the hand's own numbering
         description = parts if parts.__class__ is str else describe_parts(parts, played, words)
-        rows_of[table_id].append((hand_number, "" if dealer is None else played.get(dealer, ""), description, notation, scores))
+        rows.append([hand_number, "" if dealer is None else played.get(dealer, ""), description, notation, *scores])
+        table_scores.append(scores)
         if long_format:
+            contract, declarer, partner = shape[5:]
             round_number, table_number = table_meta[table_id]
             hands.append(
                 (
@@ -157,10 +166,18 @@ def export_data(tournament: Tournament, *, long_format: bool = True) -> ExportDa
             )
     round_tables: dict[int, list] = {}
     for table_id, (round_number, table_number) in sorted(table_meta.items(), key=lambda kv: kv[1]):
-        # A table without a hand has not played its round: no score ("–"), as on the standings.
-        played = bool(table_hands[(round_number, table_number)][1])
-        scores = totals[table_id] if played else [UNPLAYED] * len(seats[table_id])
-        round_tables.setdefault(round_number, []).append((table_number, list(zip(seats[table_id], scores))))
+        names, rows = table_hands[(round_number, table_number)]
+        rows_scores = scores_of[table_id]
+        sums = [sum(column) for column in zip(*rows_scores)]
+        table_hands[(round_number, table_number)] = (names, rows, sums)
+        if not rows:
+            # A table without a hand has not played its round: no score ("–"), as on the standings.
+            scores = [UNPLAYED] * len(names)
+        elif set(map(len, rows_scores)) == {len(names)}:
+            scores = sums  # every row has a score for each seat
+        else:
+            scores = _seat_totals(rows_scores, len(names))
+        round_tables.setdefault(round_number, []).append((table_number, list(zip(names, scores))))
     return ExportData(
         tournament=tournament,
         standings=compute_standings(tournament),
@@ -169,6 +186,16 @@ def export_data(tournament: Tournament, *, long_format: bool = True) -> ExportDa
         hands=hands,
         table_hands=table_hands,
     )
+
+
+def _seat_totals(rows_scores: list, size: int) -> list[int]:
+    """Each of ``size`` seats' sum over score rows of any length (a row longer than the table
+    raises ``IndexError``, as a score for no seat is an error)."""
+    totals = [0] * size
+    for scores in rows_scores:
+        for i, score in enumerate(scores):
+            totals[i] += score
+    return totals
 
 
 @contextmanager
@@ -213,20 +240,24 @@ class _Book:
         """A row of bold cells: the headers of every table block (at 1,000 players some 6,800 cells).
         openpyxl writes an appended row at once, so the next bold row of the sheet takes the same
         cells with its own values: styling a cell looks its font up in the workbook's list of
-        fonts (hashing it), once per cell, not once per row. A value other than text or a number
-        (a date sets a number format) gets a cell of its own."""
+        fonts (hashing it), once per cell, not once per row, and writing it looks its style up
+        likewise, once per cell and row (:class:`_StyledCell` does it once). A value other than
+        text or a number (a date sets a number format) gets a cell of its own."""
         pool = self._bold.setdefault(id(ws), [])
         while len(pool) < len(values):
-            cell = WriteOnlyCell(ws)
-            cell.font = self.BOLD
-            pool.append(cell)
+            pool.append(_StyledCell(ws, self.BOLD))
         cells = []
         for cell, value in zip(pool, values):
-            if value is not None and value.__class__ not in (str, int, float):
+            if cell._value is value:
+                pass  # this column's header again ("Hand", "Dealer", …): the cell holds it as it should
+            elif value is None or value.__class__ in (str, int, float):
+                cell.value = value
+                _text(cell)
+            else:
                 cell = WriteOnlyCell(ws)
                 cell.font = self.BOLD
-            cell.value = value
-            cells.append(_text(cell))
+                cell.value = value
+            cells.append(cell)
         ws.append(cells)
 
     @staticmethod
@@ -247,6 +278,29 @@ class _Book:
         return out.getvalue()
 
 
+class _StyledCell(Cell):
+    """A write-only cell whose style stays as it was made, for :meth:`_Book.bold_row` to reuse row
+    after row. openpyxl asks a styled cell for the number of its style each time it writes it and
+    finds it by hashing the style into the workbook's list of styles; this cell keeps the number
+    it found when it was made. Its ``repr`` is a constant: openpyxl formats it for the error it
+    catches when it tries a cell as a value, once per appended cell."""
+
+    __slots__ = ("_style_id",)
+    has_style = True  # it has a font
+
+    def __init__(self, worksheet, font: Font):
+        super().__init__(worksheet, row=1, column=1)  # as openpyxl's WriteOnlyCell
+        self.font = font
+        self._style_id = Cell.style_id.fget(self)  # the style added to the workbook's list, once
+
+    @property
+    def style_id(self) -> int:
+        return self._style_id
+
+    def __repr__(self) -> str:
+        return "<_StyledCell>"
+
+
 def _text(cell):
     """``cell`` with text that starts with "=" kept as text, not a formula."""
     if isinstance(cell.value, str) and cell.value.startswith("="):
@@ -259,17 +313,27 @@ def _round_hands_sheet(book: _Book, data: ExportData, number: int) -> None:
     (the line the quick entry and raw rows read back, :mod:`variants.notation`), players as
     columns, a sum row per table."""
     blocks = sorted((key, block) for key, block in data.table_hands.items() if key[0] == number)
-    widest = max((len(names) for _key, (names, _rows) in blocks), default=4)
+    widest = max((len(names) for _key, (names, _rows, _sums) in blocks), default=4)
     tws = book.sheet(_("Round %(number)s hands") % {"number": number}, [7, 22, 46, 20] + [14] * widest)
     hand, dealer, description, notation, total = _("Hand"), _("Dealer"), _("Description"), _("Notation"), _("Total")
-    for (_r, table_number), (names, rows) in blocks:
-        book.bold_row(tws, [_("Table %(number)s") % {"number": table_number}])
+    table = _("Table %(number)s")
+    append = tws.append
+    for (_r, table_number), (names, rows, sums) in blocks:
+        book.bold_row(tws, [table % {"number": table_number}])
         book.bold_row(tws, [hand, dealer, description, notation, *names])
-        for hand_number, dealer_name, text, line, scores in rows:
-            book.append(tws, [hand_number, dealer_name, text, line, *scores])
+        if any(name.startswith("=") for name in names):  # a dealer's name that would be a formula
+            for row in rows:
+                book.append(tws, row)
+        else:
+            # The text of a row: the dealer (one of the names), the words and the notation.
+            for row in rows:
+                if row[2].startswith("=") or row[3].startswith("="):
+                    book.append(tws, row)
+                else:
+                    append(row)
         if rows:
-            tws.append([None, None, total, None, *[sum(col) for col in zip(*(row[4] for row in rows))]])
-        tws.append([])
+            append([None, None, total, None, *sums])
+        append([])
 
 
 def standings_xlsx(tournament: Tournament) -> bytes:
