@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+import functools
 from functools import cached_property
 
 from .notation import KONTRA_CODES, Notation
@@ -288,8 +289,11 @@ def catalogue(ruleset, dealer_sits_out_at: int | None, **contract_extra) -> dict
 KONTRA_NAMES = ("", "kontra", "rekontra", "subkontra", "mortkontra")
 
 
+@functools.lru_cache(maxsize=4096)
 def verbatim(text: str) -> Problem:
-    """``text`` as a description part shown as it is (a contract's or player's name)."""
+    """``text`` as a description part shown as it is (a contract's or player's name). The same
+    object for the same text (a download describes thousands of hands with a few names); nothing
+    changes a :class:`Problem` after it is made."""
     return Problem("%(text)s", text=text)
 
 

@@ -776,12 +776,11 @@ class Notation:
         if record.get("kontra") and "kontra" in fields and not (record["kontra"] == 1 and said_by):
             parts.append(self._kontra_code(record["kontra"]))  # a Kontra with its sayer: ``k3`` alone
         parts += self._record_field_codes(record, fields, seat)
-        entries = [b for b in record.get("bonuses") or [] if isinstance(b, Mapping)]
-        for bonus, b in (
-            (bonus, b)
-            for bonus in (self.rs.bonuses if entries else ())  # most hands have none: no sort per bonus
-            for b in sorted((e for e in entries if e.get("bonus") == bonus.key), key=lambda e: e.get("team") == "opponents")
-        ):
+        by_key: dict = {}  # the entries of each bonus key, the declarer's team's first (the sort is stable)
+        for e in sorted((b for b in record.get("bonuses") or [] if isinstance(b, Mapping)), key=lambda e: e.get("team") == "opponents"):
+            if isinstance(e.get("bonus"), str):  # another key names no bonus of the ruleset
+                by_key.setdefault(e["bonus"], []).append(e)
+        for bonus, b in ((bonus, b) for bonus in (self.rs.bonuses if by_key else ()) for b in by_key.get(bonus.key, ())):
             if revoke is not None and not b.get("announced"):
                 continue
             if bonus.held:

@@ -74,15 +74,12 @@ def prepared_parts(parts, words=None, kept: dict | None = None) -> list:
         words = phrases()
     joined: list = []
     for part in parts:
-        key = None
-        if kept is not None and part.__class__ is Problem:
-            params = part.params
-            if all(value.__class__ in _PLAIN for value in params.values()):
-                key = (part.msgid, *params.items())
-                prepared = kept.get(key)
-                if prepared is not None:
-                    _join(joined, prepared)
-                    continue
+        key = _part_key(part) if kept is not None else None
+        if key is not None:
+            prepared = kept.get(key)
+            if prepared is not None:
+                _join(joined, prepared)
+                continue
         if names_seats(part):
             prepared = seated_message(part, words) or part
         else:
@@ -94,6 +91,24 @@ def prepared_parts(parts, words=None, kept: dict | None = None) -> list:
 
 
 _PLAIN = (str, int)  # parameters that are their own key (a message as a parameter is not: "Pagat" as text and as a message)
+
+
+def _part_key(part) -> tuple | None:
+    """What a description part is, as a key of :func:`prepared_parts`'s ``kept``: its msgid and
+    parameters, a parameter that is a message by its own key (a tuple, never equal to a text:
+    "Pagat" as text and as a message differ); ``None`` for a part with any other parameter."""
+    if part.__class__ is not Problem:
+        return None
+    items = []
+    for name, value in part.params.items():
+        if value.__class__ in _PLAIN:
+            items.append((name, value))
+        else:
+            nested = _part_key(value)
+            if nested is None:
+                return None
+            items.append((name, nested))
+    return (part.msgid, *items)
 
 
 def _join(joined: list, prepared) -> None:
