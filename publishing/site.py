@@ -72,6 +72,7 @@ from django.db import DatabaseError, connection, transaction
 from django.http import JsonResponse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
 from archive import backup
@@ -360,7 +361,7 @@ def _take(request, push: _Push) -> tuple[str, Mirror]:
     push.key = key
     wait = _rate_limited(request, key)
     if wait is not None:
-        raise PushRefused(429, _("Too many pushes with this key: wait %(seconds)s seconds.") % {"seconds": wait}, retry_after=wait)
+        raise PushRefused(429, ngettext("Too many pushes with this key: wait %(seconds)s second.", "Too many pushes with this key: wait %(seconds)s seconds.", wait) % {"seconds": wait}, retry_after=wait)
     body = _read_body(request, limit)
     push.size = len(body)
     _check_signature(request, key_text, body)

@@ -360,7 +360,7 @@ def status(target: PublishTarget, data_version: int, now: datetime | None = None
         text = _("Refused by the site: %(reason)s Nothing is sent until the address or the key is saved again.") % {"reason": target.last_error}
         return VenueStatus("paused", text, behind, target.mirror_url)
     if target.failures and target.last_outcome == Outcome.REFUSED:
-        text = _("Refused by the site: %(reason)s Tried again at %(time)s.") % {
+        text = _("Refused by the site: %(reason)s Trying again at %(time)s.") % {
             "reason": target.last_error, "time": when(target.next_try, now) if target.next_try else "?",
         }
         return VenueStatus("refused", text, behind, target.mirror_url)

@@ -54,7 +54,7 @@ def test_two_keys_are_different(organiser):
     assert a != b and first.prefix != second.prefix
 
 
-def test_unknown_and_wrong_keys_are_401_revoked_403(organiser):
+def test_unknown_and_wrong_keys_are_401_revoked_403(organiser, english):
     key, plain = keys.make_key(organiser)
     prefix_right_secret_wrong = plain[:-1] + ("A" if plain[-1] != "A" else "B")
     unknown_prefix = f"tpk_{'0' * 10 if key.prefix != '0' * 10 else '1' * 10}{plain[14:]}"
@@ -110,7 +110,7 @@ def test_a_key_of_an_organiser_who_left_the_group_is_refused(organiser):
 # -------------------------------------------------------------------------------- the command
 
 
-def test_the_command_prints_the_key_as_its_last_line(organiser, cup):
+def test_the_command_prints_the_key_as_its_last_line(organiser, cup, english):
     out = StringIO()
     call_command("publishing_key", "obmann", "--cup", cup.name, "--label", "Laptop", stdout=out)
     lines = out.getvalue().strip().splitlines()

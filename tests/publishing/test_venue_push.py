@@ -150,7 +150,7 @@ def test_the_source_header_is_ascii_and_gives_the_venue_back(site, make_tourname
     assert sent.isascii() and unquote(sent) == "Gösser Bräu – Saal 2, 100% OG"
 
 
-def test_no_answer_is_offline_and_the_wait_since_the_first_failure_is_kept(played):
+def test_no_answer_is_offline_and_the_wait_since_the_first_failure_is_kept(played, english):
     target = make_target(played, dead_url())
     first = venue.push_once(target)
     assert first.outcome == "offline" and first.status is None and "No answer" in first.message
@@ -276,7 +276,7 @@ def test_the_status_says_published_waiting_or_refused(english, played):
     assert waiting.kind == "waiting" and waiting.text.startswith("Waiting for the network since ") and "(6 versions behind)" in waiting.text
 
     target.last_outcome, target.last_error, target.next_try = "refused", "The archive is too large.", now + timedelta(minutes=2)
-    assert venue.status(target, current, now).text.startswith("Refused by the site: The archive is too large. Tried again at ")
+    assert venue.status(target, current, now).text.startswith("Refused by the site: The archive is too large. Trying again at ")
     target.paused = True
     assert venue.status(target, current, now).kind == "paused"
     target.enabled = False

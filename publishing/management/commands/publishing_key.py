@@ -40,7 +40,11 @@ class Command(BaseCommand):
             key, plain = keys.make_key(user, found, label)
         except keys.KeyRefused as refused:
             raise CommandError(refused.message) from refused
-        where = _(" into the cup %(cup)s") % {"cup": found.name} if found else ""
-        self.stdout.write(_("Publishing key %(prefix)s… for %(user)s%(where)s made.") % {"prefix": key.prefix, "user": user.get_username(), "where": where})
+        if found:
+            made = _("Publishing key %(prefix)s… made for %(user)s, publishing into the cup %(cup)s.") % {
+                "prefix": key.prefix, "user": user.get_username(), "cup": found.name}
+        else:
+            made = _("Publishing key %(prefix)s… made for %(user)s.") % {"prefix": key.prefix, "user": user.get_username()}
+        self.stdout.write(made)
         self.stdout.write(_("It is shown this once; only its fingerprint is kept. Give it to the venue with this site's address:"))
         self.stdout.write(plain)
