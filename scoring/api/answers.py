@@ -54,12 +54,21 @@ def tournament_links(pk: int) -> dict[str, str]:
     }
 
 
+def _mirror_uid(t):
+    """The venue's identifier of a mirror (each version of it is a new copy with its own), else
+    ``None``."""
+    if not t.mirrored_from:
+        return None
+    mirror = getattr(t, "mirror", None)  # the reverse one-to-one: None when there is none
+    return mirror.uid if mirror is not None else None
+
+
 def tournament_summary(t: Tournament) -> dict:
     """A tournament as the list shows it (and the detail begins)."""
     rs = t.get_ruleset()
     return {
         "id": t.pk,
-        "uid": str(t.uid),
+        "uid": str(_mirror_uid(t) or t.uid),  # a mirror: the venue's, the same for every version
         "name": t.name,
         "date": t.date.isoformat(),
         "venue": t.venue,

@@ -55,7 +55,7 @@ class TournamentListView(PublicApiView):
 
     def answer(self, params, **kwargs):
         page = params.get("page", 1)
-        queryset = Tournament.objects.order_by("-date", "-pk")
+        queryset = Tournament.objects.select_related("mirror").order_by("-date", "-pk")
         count = queryset.count()
         if page > 1 and (page - 1) * PAGE_SIZE >= count:
             raise Http404

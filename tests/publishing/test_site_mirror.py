@@ -162,3 +162,22 @@ def test_every_page_of_a_mirror_says_where_it_is_run_from_and_when_it_was_update
     for url in (f"/t/{mirror.pk}/", f"/t/{mirror.pk}/standings/", f"/t/{mirror.pk}/round/1/"):
         page = client.get(url).content.decode()
         assert note in page and f"version {mirror.mirror.version}" in page, url
+
+
+def test_the_api_names_a_mirror_by_the_venues_identifier_in_every_version(client, key, venue):  # noqa: F811
+    """A club follows a mirror through the API by the venue's identifier: each version is a new
+    copy with an identifier of its own, but the API shows the venue's, the same every time."""
+    from archive.backup import export_tournament
+    from tournaments.versioning import touch
+
+    def listed():
+        return [t["uid"] for t in client.get("/api/v1/tournaments/").json()["results"] if t["mirrored_from"]]
+
+    assert push(client, key[1], export_tournament(venue), uid=venue.uid).status_code == 200
+    assert listed() == [str(venue.uid)]
+    touch(venue.pk)
+    venue.refresh_from_db()
+    assert push(client, key[1], export_tournament(venue), uid=venue.uid).json()["status"] == "stored"
+    assert listed() == [str(venue.uid)]
+    copy = Mirror.objects.get().tournament
+    assert client.get(f"/api/v1/tournaments/{copy.pk}/").json()["uid"] == str(venue.uid)
