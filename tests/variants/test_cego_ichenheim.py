@@ -2,10 +2,10 @@
 
 Every expected row below was computed by hand from the rule text, never from the engine:
 
-- ``CE``   = ``/work/shared/rules/cego-ichenheim.md`` (§1 tables, §2 contracts, §3 scoring);
-- ``HR``   = ``/work/shared/rules/hand-record.md``;
-- ``TF``   = ``/work/shared/rules/tournament-formats.md`` §1;
-- ``SEED`` = ``/work/shared/rules/sources/dummett-mcleod-supplement-17.3-17.4-cego-ichenheim.txt``.
+- ``CE``   = ``../shared/rules/cego-ichenheim.md`` (§1 tables, §2 contracts, §3 scoring);
+- ``HR``   = ``../shared/rules/hand-record.md``;
+- ``TF``   = ``../shared/rules/tournament-formats.md`` §1;
+- ``SEED`` = ``../shared/rules/sources/dummett-mcleod-supplement-17.3-17.4-cego-ichenheim.txt``.
 
 Arithmetic (CE §3), written out by hand for every case:
 

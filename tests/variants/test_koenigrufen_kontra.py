@@ -1,6 +1,6 @@
 """Kontra, Re, Sub and Mord in Königrufen (every edition of the engine): recorded, shown, never scored.
 
-Rule text: ``/work/shared/rules/koenigrufen.md`` ("KR") §1 "Tournament score = Schrift": "Kontra, Re
+Rule text: ``../shared/rules/koenigrufen.md`` ("KR") §1 "Tournament score = Schrift": "Kontra, Re
 and Sub never count for the tournament" (S1 §7; W20 "Kontra (doppelt), Retour (vierfach) und Sub
 (achtfach) haben keine Auswirkung auf die Schrift"); §2.2 Trischaken "No kontra";
 ``hand-record.md`` ("HR") "kontra" (``0..4``: 1 kontra ×2, 2 re ×4, 3 sub ×8, 4 mort ×16;

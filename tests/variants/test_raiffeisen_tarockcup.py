@@ -2,11 +2,11 @@
 
 Every expected row below was computed by hand from the rule text, never from the engine:
 
-- ``RA`` = ``/work/shared/rules/koenigrufen-raiffeisen.md`` §6.0–§6.12 (contracts §6.1, bonuses
+- ``RA`` = ``../shared/rules/koenigrufen-raiffeisen.md`` §6.0–§6.12 (contracts §6.1, bonuses
   §6.2, posts and conceding §6.3, Valat §6.4, Trischaken §6.5, Renonce §6.6, Kontra §6.7,
   validation §6.8, tournaments §6.9, differences §6.10, worked examples §6.11);
-- ``KR`` = ``/work/shared/rules/koenigrufen.md`` §1 (the engine) and its "Options" table;
-- ``HR`` = ``/work/shared/rules/hand-record.md``.
+- ``KR`` = ``../shared/rules/koenigrufen.md`` §1 (the engine) and its "Options" table;
+- ``HR`` = ``../shared/rules/hand-record.md``.
 
 Arithmetic (KR §1 "From a hand to a row"): the net value ``n`` is the sum of the posts (game and
 bonuses) from the declarer side's point of view; 2 against 2: declarer ``+n``, partner ``+n``, each

@@ -3,9 +3,9 @@
 Every expected row below was computed by hand from the rule text and the lead's written decisions,
 never from the engine:
 
-- ``§n``  = ``/work/shared/rules/tarok-bled.md`` section n;
-- ``HR``  = ``/work/shared/rules/hand-record.md``;
-- ``TF``  = ``/work/shared/rules/tournament-formats.md`` §1, §3;
+- ``§n``  = ``../shared/rules/tarok-bled.md`` section n;
+- ``HR``  = ``../shared/rules/hand-record.md``;
+- ``TF``  = ``../shared/rules/tournament-formats.md`` §1, §3;
 - ``Dn``  = decision n of the lead where the rule text is silent (bonus sign D1, valat D2, Solo/Bera
   D3, Klop D4, radelci D5, normal games D6, 4-table D7, manual rows D8).
 

@@ -2,9 +2,9 @@
 
 Every expected row below was computed by hand from the rule text, never from the engine:
 
-- ``KR``  = ``/work/shared/rules/koenigrufen.md`` (§1 "The engine", §4 "Tiroler Tarockcup");
-- ``HR``  = ``/work/shared/rules/hand-record.md``;
-- ``S1``  = ``/work/shared/rules/sources/tiroler-cupregeln-2019-20-en.txt`` (cup rules 2019/20).
+- ``KR``  = ``../shared/rules/koenigrufen.md`` (§1 "The engine", §4 "Tiroler Tarockcup");
+- ``HR``  = ``../shared/rules/hand-record.md``;
+- ``S1``  = ``../shared/rules/sources/tiroler-cupregeln-2019-20-en.txt`` (cup rules 2019/20).
 
 Arithmetic (KR §1 "From a hand to a row"): the net value ``n`` is the sum of the posts (game and
 bonuses) from the declarer side's point of view; 2 against 2: declarer ``+n``, partner ``+n``, each

@@ -2,10 +2,10 @@
 
 Every expected row below was computed by hand from the rule text, never from the engine:
 
-- ``KR``  = ``/work/shared/rules/koenigrufen.md``: §1 "The engine", §2 edition 2020 (W20, Valat
+- ``KR``  = ``../shared/rules/koenigrufen.md``: §1 "The engine", §2 edition 2020 (W20, Valat
   §2.1, Trischaken §2.2), §3 edition 2009 (S0, Trischaken §3.1), §5 hands and rounds;
-- ``HR``  = ``/work/shared/rules/hand-record.md``;
-- ``S0``  = ``/work/shared/rules/sources/dummett-mcleod-supplement-18.10-wiener-tarockcup-2009.txt``.
+- ``HR``  = ``../shared/rules/hand-record.md``;
+- ``S0``  = ``../shared/rules/sources/dummett-mcleod-supplement-18.10-wiener-tarockcup-2009.txt``.
 
 Arithmetic (KR §1 "From a hand to a row"): the net value ``n`` is the sum of the posts (game and
 bonuses) from the declarer side's point of view; 2 against 2: declarer ``+n``, partner ``+n``, each
