@@ -491,6 +491,8 @@ def measure_outage(venue: Venue, site: Site, outage: float, every: float) -> dic
 
 
 def first_difference(a, b, path="") -> str:
+    """Where ``a`` and ``b`` first differ, as ``path: a != b`` ("" when equal); the end-to-end test
+    reports with it too."""
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b), key=str):
             if k not in a or k not in b:

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.publish_bench import first_difference  # where the mirror and the venue first differ
+
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "geheim-Pub-123"
 VENUE_NAME = "Gasthof Post, Imst"
@@ -309,25 +311,6 @@ def compared(venue: Served, site: Served, t: int, uid: str) -> tuple[dict, dict]
             "rounds": local_free(rounds["rounds"]), "players": players,
         })
     return sides[0], sides[1]
-
-
-def first_difference(a, b, path="") -> str:
-    """Where ``a`` and ``b`` first differ, as ``path: a != b`` ("" when equal)."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b), key=str):
-            if k not in a or k not in b:
-                return f"{path}/{k}: only on one side"
-            if found := first_difference(a[k], b[k], f"{path}/{k}"):
-                return found
-        return ""
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return f"{path}: {len(a)} != {len(b)} items"
-        for i, (x, y) in enumerate(zip(a, b)):
-            if found := first_difference(x, y, f"{path}/{i}"):
-                return found
-        return ""
-    return "" if a == b else f"{path}: {a!r} != {b!r}"
 
 
 def wait_until_equal(venue, site, t, uid, seconds: float) -> tuple[float, dict]:
