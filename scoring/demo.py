@@ -277,12 +277,26 @@ DEMO_CUP_LADIES = (
 )
 
 
+def import_earlier(cup, players: list[Player], name: str, date: datetime.date, seed: int, smallest: int, away: bool = False) -> None:
+    """An earlier tournament of ``cup``'s season imported as results, as a cup that started
+    mid-season imports them: a field of ``smallest`` to all of ``players`` drawn from ``seed``,
+    ranked in the order drawn."""
+    from scoring.cups.models import CupResult
+
+    rng = random.Random(seed)
+    field = rng.sample(players, rng.randint(smallest, len(players)))
+    CupResult.objects.bulk_create(
+        CupResult(cup=cup, event=name, date=date, away=away, player=p, rank=rank, field_size=len(field))
+        for rank, p in enumerate(field, start=1)
+    )
+
+
 def build_demo_cup(reset: bool = False):
     """The demo season cup: the Tirol demo tournament and three earlier tournaments of the season
     whose results (drawn from a fixed seed among the Tirol demo players) are imported; Tirol
     formula, the best 3 results count, the best 10 qualify for the final, with a ladies' and an away
     sub-ranking. Returns the cup (the existing one unless ``reset``)."""
-    from scoring.cups.models import Cup, CupRanking, CupResult
+    from scoring.cups.models import Cup, CupRanking
     from scoring.cups.roles import cup_created
 
     existing = Cup.objects.filter(name=DEMO_CUP_NAME).first()
@@ -298,12 +312,7 @@ def build_demo_cup(reset: bool = False):
     cup_created(cup, ensure_director())  # the demo director keeps the cup, as its creator would
     players = demo_players(FIXTURES / TIROL_DEMO.players)
     for name, date, away, seed in DEMO_CUP_EARLIER:
-        rng = random.Random(seed)
-        field = rng.sample(players, rng.randint(16, len(players)))
-        CupResult.objects.bulk_create(
-            CupResult(cup=cup, event=name, date=date, away=away, player=p, rank=rank, field_size=len(field))
-            for rank, p in enumerate(field, start=1)
-        )
+        import_earlier(cup, players, name, date, seed, smallest=16, away=away)
     ladies = CupRanking.objects.create(cup=cup, name="Damen")
     ladies.members.set(p for p in players if p.name in DEMO_CUP_LADIES)
     CupRanking.objects.create(cup=cup, name="Auswärts", away_only=True)
@@ -329,7 +338,7 @@ def build_rtc_demo_cup(reset: bool = False):
     tournaments planned, the season's ranks carrying the 60-rank Ö-Finale table
     (``../shared/rules/koenigrufen-raiffeisen.md`` §6.9). Returns the cup (the existing one unless
     ``reset``)."""
-    from scoring.cups.models import Cup, CupResult
+    from scoring.cups.models import Cup
     from scoring.cups.roles import cup_created
 
     existing = Cup.objects.filter(name=RTC_DEMO_CUP_NAME).first()
@@ -349,12 +358,7 @@ def build_rtc_demo_cup(reset: bool = False):
     cup_created(cup, ensure_director())  # the demo director keeps the cup, as its creator would
     players = demo_players(FIXTURES / RTC_DEMO.players)
     for name, date, seed in RTC_DEMO_CUP_EARLIER:
-        rng = random.Random(seed)
-        field = rng.sample(players, rng.randint(9, len(players)))
-        CupResult.objects.bulk_create(
-            CupResult(cup=cup, event=name, date=date, player=p, rank=rank, field_size=len(field))
-            for rank, p in enumerate(field, start=1)
-        )
+        import_earlier(cup, players, name, date, seed, smallest=9)
     evening.cup = cup
     evening.save(update_fields=["cup"])
     return cup
