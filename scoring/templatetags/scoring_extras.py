@@ -51,10 +51,16 @@ def standings_rows(standings, ruleset, lots: bool = False):
     stylesheet lays each row out in lines (rank, name, total; the rounds; the tie-break) instead
     of a table wider than the screen.
     ``lots``: the final standings seen by a director, who enters drawn lots or cards for level
-    players in an input named ``lot_<entry key>``. Every text is escaped."""
-    from django.utils.html import escape
+    players in an input named ``lot_<entry key>``. Every text is escaped, by the standard library's
+    :func:`html.escape` called as such: the same characters as Django's ``escape`` (which calls it), without
+    its lazy-text wrapper, whose cost per call was a quarter of a 5,000-row page."""
+    from html import escape as _escape
+
     from django.utils.safestring import mark_safe
     from django.utils.translation import gettext
+
+    def escape(text) -> str:
+        return _escape(str(text))
 
     withdrawn = ' <span class="muted">(' + escape(gettext("withdrawn")) + ")</span>"
     provisional_title = escape(gettext("Table points, provisional: the table is still playing"))
