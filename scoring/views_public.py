@@ -16,11 +16,11 @@ from tournaments.models import Round, Table, Tournament
 from tournaments.permissions import Can
 from tournaments.posted import whole_number
 from tournaments.problems import translate_problem
-from tournaments.public_cache import CachedPublicPage, layout_version, table_version
+from tournaments.public_cache import CachedPublicPage, layout_version
 
 from .models import HandFlag
 from .services import RoundLocked, build_sheet, confirm_sheet, flag_hand
-from .services.tables import SheetChanged, confirmation_state, sheet_version
+from .services.tables import SheetChanged, confirmation_state, sheet_page_version, sheet_version
 from .standings import compute_standings
 
 
@@ -69,7 +69,7 @@ class SheetView(CachedPublicPage, DetailView):
     queryset = Table.objects.select_related("round__tournament")
 
     def version_for(self, **kwargs):
-        return table_version(kwargs["pk"])
+        return sheet_page_version(kwargs["pk"])  # this table's hands, not the whole tournament's
 
     def get_context_data(self, **kwargs):
         return sheet_context(self.object, can=Can(self.request.user, self.object.round.tournament_id))

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Count, IntegerField, Max, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import actions
 from tournaments.models import Round, Table
-from tournaments.versioning import touch, touch_table
+from tournaments.versioning import PreparedQuery, stamp, touch, touch_table
 
 from ..models import Hand, HandFlag, SheetConfirmation
 from .context import lock_open_table, seat_name, table_info
@@ -159,6 +159,39 @@ def sheet_versions(**tables) -> dict[int, tuple[int, datetime]]:
         .values_list("table_id", "versions", "latest")
     )
     return {table_id: (versions, latest) for table_id, versions, latest in rows}
+
+
+_SHEET_PAGE_STAMP = PreparedQuery(
+    lambda pk: Table.objects.filter(pk=pk)
+    .order_by()
+    .annotate(
+        versions=Subquery(
+            Hand.history.filter(table_id=OuterRef("pk")).order_by().values("table_id").annotate(n=Count("history_id")).values("n"),
+            output_field=IntegerField(),
+        )
+    )
+    .values_list("round__tournament_id", "round__tournament__layout_version", "round__tournament__created", "versions"),
+    arity=1,
+)
+
+
+def sheet_page_version(table_id: int) -> tuple[int, str] | None:
+    """``(tournament id, version stamp)`` of the public score sheet of table ``table_id``, for the
+    page cache (:class:`~tournaments.public_cache.CachedPublicPage`); ``None`` when there is no
+    such table. One query, compiled once (:class:`~tournaments.versioning.PreparedQuery`).
+
+    The sheet shows this table's hands and what the tournament's layout version covers (names,
+    seats, the round's lock, settings, flags: :mod:`tournaments.versioning`), nothing of another
+    table. So its version is the tournament's layout stamp and the table's own
+    :func:`sheet_version` (the entries in its hands' history: every write of one of its hands
+    adds one), not the tournament's data version: a hand saved at another table leaves this
+    sheet cached, and a phone following it gets ``304`` until its own table changes. The stamp
+    is ``"S<layout stamp>.<sheet version>"``."""
+    rows = _SHEET_PAGE_STAMP.rows(table_id)
+    if not rows:
+        return None
+    tournament_id, layout, created, versions = rows[0]
+    return tournament_id, f"S{stamp(layout, created)}.{versions or 0}"
 
 
 @dataclass(frozen=True)
