@@ -5,7 +5,11 @@ A player refreshing the standings on his phone costs one small query: the tourna
 Modified`` while nothing changed; another viewer gets the page rendered once per version and kept in
 Django's cache. The version is read from the database on every request, so a hand saved through
 any app server shows at once on every other, whatever the cache backend (a per-process memory
-cache is just as correct as a shared Redis, only fuller).
+cache is just as correct as a shared Redis, only fuller). A page that shows less than the whole
+tournament is keyed by less (its view's ``version_for``): the seating and the rules by the layout
+version (:func:`layout_version`), a table's score sheet by the layout version and its own hands
+(:func:`scoring.services.tables.sheet_page_version`), so a hand saved at one table leaves them
+as the viewers have them.
 
 Only anonymous requests are cached: a logged-in user's pages carry forms with his own CSRF token and
 director buttons. A request with messages waiting (a flash after a redirect) is rendered fresh too.
