@@ -10,7 +10,6 @@ The server runs on a SQLite file of its own (the embedded default a laptop uses)
 made with ``manage.py shell`` against the same file, as a director would with the pages.
 """
 
-import http.cookiejar
 import json
 import os
 import re
@@ -25,6 +24,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.served import Browser, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,38 +42,6 @@ for i in range(4):
 table = services.draw_next_round(t, seed=7).tables.get()
 print(json.dumps({"t": t.pk, "table": table.pk, "dealer": table.dealer_of(1, 4), "token": table.token}))
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-class Browser:
-    """Cookies kept, redirects not followed, every status returned (never raised)."""
-
-    def __init__(self, base: str):
-        self.base = base
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
-
-    def request(self, path, data=None, headers=None):
-        body = urllib.parse.urlencode(data).encode() if data is not None else None
-        req = urllib.request.Request(self.base + path, data=body, headers=headers or {})
-        try:
-            with self.opener.open(req, timeout=60) as response:
-                return response.status, dict(response.headers), response.read()
-        except urllib.error.HTTPError as error:
-            return error.code, dict(error.headers), error.read()
-
-    def cookie(self, name):
-        return next((c for c in self.jar if c.name == name), None)
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,6 @@ loopback port) or with ``TAROCK_SKIP_SERVERS=1``.
 
 from __future__ import annotations
 
-import http.cookiejar
 import json
 import os
 import re
@@ -32,6 +31,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.served import CSRF, Browser, free_port
 
 from bench.publish_bench import first_difference  # where the mirror and the venue first differ
 
@@ -94,47 +95,8 @@ print(json.dumps({"outcome": p.outcome, "version": p.version, "status": p.status
 NUMBER = re.compile(rb'<input[^>]*\bname="number" value="(\d+)"')
 DEALER = re.compile(rb'<select[^>]*\bname="dealer"[^>]*>(.*?)</select>', re.S)
 SELECTED = re.compile(rb'<option value="(\d+)" selected>')
-CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 # What differs between the venue's tournament and the site's copy of it: database ids and addresses.
 LOCAL_KEYS = {"id", "player_id", "tournament", "tournament_id", "table_id", "links", "link", "mirrored_from"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-class Browser:
-    """Cookies kept, redirects not followed, every status returned (never raised); ``headers``:
-    the last answer's."""
-
-    def __init__(self, base: str):
-        self.base = base
-        self.headers: dict = {}
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), _NoRedirect)
-
-    def request(self, path, data=None, headers=None):
-        body = urllib.parse.urlencode(data).encode() if data is not None else None
-        try:
-            with self.opener.open(urllib.request.Request(self.base + path, data=body, headers=headers or {}), timeout=30) as response:
-                self.headers = dict(response.headers)
-                return response.status, response.read()
-        except urllib.error.HTTPError as error:
-            self.headers = dict(error.headers)
-            return error.code, error.read()
-
-    def form_post(self, page, path, data):
-        """GET ``page`` for its CSRF token, POST ``data`` with it to ``path``: ``(status, body)``."""
-        _status, body = self.request(page)
-        token = CSRF.search(body)
-        assert token, f"no form on {page}"
-        return self.request(path, {"csrfmiddlewaretoken": token.group(1).decode(), **data})
 
 
 def api(base: str, path: str):
@@ -255,12 +217,12 @@ def servers(tmp_path):
 def save_hand_as_director(director: Browser, table: int) -> int:
     """The next hand of ``table``, as the director types it on the sheet (the quick line: a Dreier
     of seat 1, won); returns its number."""
-    status, body = director.request(f"/table/{table}/")
+    status, _headers, body = director.request(f"/table/{table}/")
     assert status == 200
     number, dealer, token = NUMBER.search(body), DEALER.search(body), CSRF.search(body)
     assert number and dealer and token, "no entry form on the sheet"
     chosen = SELECTED.search(dealer.group(1))
-    status, _body = director.request(f"/manage/table/{table}/hands/", {
+    status, _headers, _body = director.request(f"/manage/table/{table}/hands/", {
         "csrfmiddlewaretoken": token.group(1).decode(), "number": number.group(1).decode(), "outcome": "played",
         "dealer": chosen.group(1).decode(), "quick": "d 1 +", "source": "line",
     })
@@ -271,12 +233,12 @@ def save_hand_as_director(director: Browser, table: int) -> int:
 def mirror_id(site: Served, uid: str) -> int | None:
     """The id of the mirror's current copy on the site, from its stable address ``/m/<uid>/``
     (``None`` while it has none). Not the API's ``uid``: that is the copy's own."""
-    visitor = Browser(site.base)
+    visitor = Browser(site.base, timeout=30)
     try:
-        status, _body = visitor.request(f"/m/{uid}/")
+        status, headers, _body = visitor.request(f"/m/{uid}/")
     except (urllib.error.URLError, ConnectionError, TimeoutError):
         return None
-    found = re.fullmatch(r"/t/(\d+)/", visitor.headers.get("Location", "")) if status == 302 else None
+    found = re.fullmatch(r"/t/(\d+)/", headers.get("Location", "")) if status == 302 else None
     return int(found.group(1)) if found else None
 
 
@@ -340,10 +302,10 @@ def test_a_venue_publishes_to_a_public_site_through_an_outage(servers, tmp_path)
     t, uid, tables = seeded["t"], seeded["uid"], seeded["tables"]
 
     # The director names the site and the key on the publish page.
-    director = Browser(venue.base)
-    status, _body = director.form_post("/accounts/login/", "/accounts/login/", {"username": "leiter", "password": PASSWORD, "next": "/"})
+    director = Browser(venue.base, timeout=30)
+    status, _headers, _body = director.form_post("/accounts/login/", "/accounts/login/", {"username": "leiter", "password": PASSWORD, "next": "/"})
     assert status == 302, "the director's login was refused"
-    status, _body = director.form_post(f"/manage/t/{t}/publish/", f"/manage/t/{t}/publish/", {"url": site.base, "key": key, "enabled": "on"})
+    status, _headers, _body = director.form_post(f"/manage/t/{t}/publish/", f"/manage/t/{t}/publish/", {"url": site.base, "key": key, "enabled": "on"})
     assert status == 302, f"the publish page did not save ({status})"
     took, state = wait_until_equal(venue, site, t, uid, 30)
     print(f"[e2e] equal after {took:.1f} s, version {state['version']}", flush=True)
@@ -371,7 +333,7 @@ def test_a_venue_publishes_to_a_public_site_through_an_outage(servers, tmp_path)
         save_hand_as_director(director, table)
     deadline = time.monotonic() + 15  # the venue's next push fails: it waits for the network
     while True:
-        status, body = director.request(f"/manage/t/{t}/publish/status/", headers={"Accept-Language": "en"})
+        status, _headers, body = director.request(f"/manage/t/{t}/publish/status/", headers={"Accept-Language": "en"})
         if status == 200 and b"Waiting for the network since" in body:
             break
         assert time.monotonic() < deadline, body
