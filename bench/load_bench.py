@@ -465,18 +465,20 @@ def run_crowd(config: dict, tmp: Path, name: str, duration: int, users: int, spa
     }
 
 
-KEPT_HEADERS = {"content-type", "content-language", "etag", "cache-control", "vary", "last-modified", "expires",
+KEPT_HEADERS = {"content-type", "content-encoding", "content-language", "etag", "cache-control", "vary", "last-modified", "expires",
                 "x-frame-options", "x-content-type-options", "referrer-policy", "cross-origin-opener-policy",
                 "content-security-policy", "strict-transport-security"}
 
 
 def record_pages(base: str, tournament: int, table: int, scorer: str) -> dict:
     """One answer of each kind of page the crowd asks for, as the running app gives it (status,
-    the headers a browser keeps, the body), for :mod:`bench.bare_app`."""
+    the headers a browser keeps, the body), for :mod:`bench.bare_app`. Asked with the
+    ``Accept-Encoding`` the crowd's client (python-requests) sends, so that a page the app sends
+    gzipped is served gzipped by the floor too: the same bytes."""
     import base64
 
     def page(browser, path):
-        status, headers, body = browser.request(path)
+        status, headers, body = browser.request(path, headers={"Accept-Encoding": "gzip, deflate"})
         kept = [(k, v) for k, v in headers.items() if k.lower() in KEPT_HEADERS]
         return {"status": status, "headers": kept, "body": base64.b64encode(body).decode()}
 

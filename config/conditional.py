@@ -18,13 +18,14 @@ application (``config/wsgi.py``) and answers such a request itself when
   from the cache.
 
 The answer carries the headers the full stack gives it: the view's (``ETag``, ``Cache-Control``,
-``Vary``), ``Content-Length`` and ``Content-Language`` (the language chosen as
-``LocaleMiddleware`` chooses it: cookie, then ``Accept-Language``) and those of the header-only
-middleware (``X-Frame-Options``, ``Content-Security-Policy``, ``X-Content-Type-Options``,
-``Referrer-Policy``, ``Cross-Origin-Opener-Policy``, HSTS over HTTPS), which are learned from that
-middleware itself (:func:`_middleware_headers`). Every other request, and any of these that would
-need a render (a miss, a cache outage, a failed precondition, a database error), goes to Django
-unchanged. With a ``MIDDLEWARE`` entry this module does not know, it answers nothing.
+``Vary``, ``Content-Encoding`` for a page sent gzipped), ``Content-Length`` and
+``Content-Language`` (the language chosen as ``LocaleMiddleware`` chooses it: cookie, then
+``Accept-Language``) and those of the header-only middleware (``X-Frame-Options``,
+``Content-Security-Policy``, ``X-Content-Type-Options``, ``Referrer-Policy``,
+``Cross-Origin-Opener-Policy``, HSTS over HTTPS), which are learned from that middleware itself
+(:func:`_middleware_headers`). Every other request, and any of these that would need a render (a
+miss, a cache outage, a failed precondition, a database error), goes to Django unchanged. With a
+``MIDDLEWARE`` entry this module does not know, it answers nothing.
 
 The database connection is treated as at the end of a request (``CONN_MAX_AGE``): closed when it
 is too old or failed, kept otherwise.
@@ -131,9 +132,9 @@ def early_answer(environ: dict) -> tuple[str, list[tuple[str, str]], bytes] | No
         _end_of_request(config)
     if answer is None:
         return None
-    status, tag, body, content_type = answer
+    status, tag, body, content_type, encoding = answer
     headers = []
-    for name, value in _view_headers(status, content_type):
+    for name, value in _view_headers(status, content_type, encoding):
         headers.append((name, tag if value is _TAG else value))
     for name, value in _middleware_headers(secure, status):
         if value is _CONTENT_LENGTH:
@@ -242,12 +243,13 @@ _STATUS_LINES = {200: "200 OK", 304: "304 Not Modified"}
 
 
 @lru_cache(maxsize=64)
-def _view_headers(status: int, content_type: str | None) -> tuple[tuple[str, object], ...]:
+def _view_headers(status: int, content_type: str | None, encoding: str | None = None) -> tuple[tuple[str, object], ...]:
     """The headers :class:`CachedPublicPage` gives an answer it does not render (``304``, or
-    ``200`` with a cached page of ``content_type``), in its order, the ``ETag`` as :data:`_TAG`:
-    learned from the view's own answer (:meth:`CachedPublicPage._finish`)."""
+    ``200`` with a cached page of ``content_type``, its body in ``encoding``: ``"gzip"`` or
+    ``None``), in its order, the ``ETag`` as :data:`_TAG`: learned from the view's own answer
+    (:meth:`CachedPublicPage._encoded` and :meth:`CachedPublicPage._finish`)."""
     response = HttpResponseNotModified() if status == 304 else HttpResponse(content_type=content_type)
-    CachedPublicPage._finish(response, "tag")
+    CachedPublicPage._finish(CachedPublicPage._encoded(response, encoding), "tag")
     return tuple((name, _TAG if name == "ETag" else value) for name, value in response.items())
 
 

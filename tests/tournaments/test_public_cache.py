@@ -156,3 +156,35 @@ def test_a_page_being_rendered_by_another_worker_is_waited_for_not_rendered_agai
     finished.join()
     assert response.status_code == 200 and response.content == b"<p>the other worker's page</p>"
     assert rendered_here == []  # waited for it instead of computing the standings again
+
+
+@pytest.mark.django_db
+def test_a_browser_that_accepts_gzip_gets_the_same_page_gzipped(four_table):
+    import gzip
+
+    save_hand(four_table, HAND)
+    url = reverse("scoring:standings", args=[four_table.round.tournament_id])
+    plain_viewer, phone = Client(), Client(HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    squeezed = phone.get(url)  # the render, sent gzipped at once
+    plain = plain_viewer.get(url)  # the same version from the cache, as it was rendered
+    again = phone.get(url)  # and gzipped from the cache
+    assert "Content-Encoding" not in plain and plain.status_code == 200
+    for answer in (squeezed, again):
+        assert answer.status_code == 200 and answer["Content-Encoding"] == "gzip"
+        assert gzip.decompress(answer.content) == plain.content
+        assert len(answer.content) < len(plain.content) / 2
+        assert answer["ETag"] == plain["ETag"]  # one page, two encodings
+        assert "Accept-Encoding" in answer["Vary"] and "Accept-Encoding" in plain["Vary"]
+    assert phone.get(url, HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304
+    save_hand(four_table, {**HAND, "dealer": 1, "declarer": 2, "partner": 0})  # a new version, compressed afresh
+    changed = phone.get(url, HTTP_IF_NONE_MATCH=again["ETag"])
+    assert changed.status_code == 200 and gzip.decompress(changed.content) == plain_viewer.get(url).content
+
+
+@pytest.mark.django_db
+def test_a_small_page_is_not_gzipped(four_table):
+    from tournaments.public_cache import GZIP_MIN_BYTES, stored_page
+
+    assert stored_page(b"x" * (GZIP_MIN_BYTES - 1), "text/html")[2] is None
+    content, kind, squeezed = stored_page(b"<tr><td>1.</td></tr>" * 200, "text/html")
+    assert kind == "text/html" and squeezed is not None and len(squeezed) < len(content)
