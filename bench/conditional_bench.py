@@ -53,7 +53,8 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import entry_bench  # noqa: E402  (its own_database)
-import load_bench  # noqa: E402  (its Server, which this one extends, and free_port)
+import load_bench  # noqa: E402  (its Server, which this one extends)
+from plain_http import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
@@ -103,7 +104,7 @@ class Server(load_bench.Server):
 
     def __init__(self, name: str, app: str, env: dict, log_path: Path, pythonpath: str | None = None):
         self.name = name
-        self.port = load_bench.free_port()
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_file = open(log_path, "w", encoding="utf-8")
         env = {**env, "HOST": "127.0.0.1", "PORT": str(self.port), "WEB_CONCURRENCY": "1",

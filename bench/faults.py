@@ -82,6 +82,8 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from plain_http import NoRedirect, free_port  # this script's folder is first on the path
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
@@ -149,12 +151,6 @@ def log(msg: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def last_line(text: str) -> str:
     lines = [line for line in (text or "").strip().splitlines() if line.strip()]
     return lines[-1][:300] if lines else ""
@@ -173,11 +169,6 @@ def _stop(signum, _frame):
 # --------------------------------------------------------------------------------------------------
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
 class Browser:
     """Cookies kept, redirects not followed; ``request`` returns ``(status, headers, body, error)``
     and never raises: status 0 with the error's text when no answer came."""
@@ -185,7 +176,7 @@ class Browser:
     def __init__(self, base: str, timeout: float = 30):
         self.base, self.timeout = base, timeout
         self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect)
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
 
     def request(self, path: str, data: dict | None = None, timeout: float | None = None):
         body = urllib.parse.urlencode(data).encode() if data is not None else None

@@ -47,7 +47,6 @@ server only; ``--redis-url`` (default ``redis://127.0.0.1:6379/5``) is flushed a
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
 import json
 import math
 import os
@@ -56,7 +55,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -79,58 +77,15 @@ STAGGER_S = 10
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import entry_bench  # noqa: E402  (the tournament is built exactly as for the entry benchmark)
+from plain_http import CSRF, Browser, free_port  # noqa: E402  (the checks' HTTP, outside locust)
 
 NUMBER = re.compile(rb'<input[^>]*\bname="number" value="(\d+)"')
 DEALER = re.compile(rb'<select[^>]*\bname="dealer"[^>]*>(.*?)</select>', re.S)
 SELECTED = re.compile(rb'<option value="(\d+)" selected>')
-CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-# --------------------------------------------------------------------------------------------------
-# Plain HTTP for the checks (outside locust)
-# --------------------------------------------------------------------------------------------------
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-class Browser:
-    """Cookies kept, redirects not followed, every status returned (never raised)."""
-
-    def __init__(self, base: str):
-        self.base = base
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect)
-
-    def request(self, path, data=None, headers=None):
-        body = urllib.parse.urlencode(data).encode() if data is not None else None
-        req = urllib.request.Request(self.base + path, data=body, headers=headers or {})
-        try:
-            with self.opener.open(req, timeout=60) as response:
-                return response.status, dict(response.headers), response.read()
-        except urllib.error.HTTPError as error:
-            return error.code, dict(error.headers), error.read()
-
-    def log_in(self, username: str, password: str) -> bool:
-        _status, _headers, body = self.request("/accounts/login/")
-        token = CSRF.search(body)
-        status, _headers, _body = self.request(
-            "/accounts/login/",
-            {"csrfmiddlewaretoken": token.group(1).decode() if token else "", "username": username, "password": password, "next": "/"},
-        )
-        return status == 302
 
 
 # --------------------------------------------------------------------------------------------------

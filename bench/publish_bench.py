@@ -98,7 +98,8 @@ CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import entry_bench  # noqa: E402  (the database of our own, the tournament, percentiles)
-from load_bench import KEPT_HEADERS, BareServer, Browser, Server, free_port, scan_log, tail  # noqa: E402
+from load_bench import KEPT_HEADERS, BareServer, Server, scan_log, tail  # noqa: E402
+from plain_http import Browser, NoRedirect, free_port  # noqa: E402
 
 # The digest of a tournament both sides compute with the project's own code (exec'd in the venue's
 # ``manage.py shell`` and in this process on the site's database): what the mirror must equal.
@@ -199,12 +200,7 @@ def cores_busy(before: dict, after: dict, seconds: float) -> dict:
 # --------------------------------------------------------------------------------------------------
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-_OPENER = urllib.request.build_opener(_NoRedirect)
+_OPENER = urllib.request.build_opener(NoRedirect)
 
 
 def fetch(url: str, headers: dict | None = None, timeout: float = 30) -> tuple[int, dict, bytes]:

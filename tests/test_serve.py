@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.served import Browser, free_port
+from bench.plain_http import Browser, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 

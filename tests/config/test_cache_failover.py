@@ -9,7 +9,6 @@ installed)."""
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,18 +19,12 @@ import redis
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from bench.plain_http import free_port
 from config.cache import redis_cache
 from scoring.cups.models import Cup
 from scoring.models import Hand
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def spare_port() -> int:
-    """A TCP port on 127.0.0.1 nobody listens on (bound by the system, then released)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def caches_at(port: int, timeout: float = 0.5) -> dict:
@@ -64,7 +57,7 @@ def save_hand_through_the_sheet(client, table):
 
 @pytest.mark.django_db
 def test_with_redis_down_every_public_page_answers_and_a_hand_is_saved(four_table, director_client):
-    with override_settings(CACHES=caches_at(spare_port()), RATE_LIMIT_PAGES="1/m", RATE_LIMIT_PRIVATE_POSTS="1/m"):
+    with override_settings(CACHES=caches_at(free_port()), RATE_LIMIT_PAGES="1/m", RATE_LIMIT_PRIVATE_POSTS="1/m"):
         pages = public_pages(four_table)
         visitor = Client()
         for url in pages:
@@ -88,7 +81,7 @@ def test_with_redis_down_every_public_page_answers_and_a_hand_is_saved(four_tabl
 
 @pytest.mark.django_db
 def test_a_download_is_served_with_redis_down(four_table):
-    with override_settings(CACHES=caches_at(spare_port()), RATE_LIMIT_EXPORTS="1/m"):
+    with override_settings(CACHES=caches_at(free_port()), RATE_LIMIT_EXPORTS="1/m"):
         url = reverse("exports:standings_pdf", args=[four_table.round.tournament_id])
         # two renders over a limit of one: the limiter cannot count without the cache and lets them through
         first, second = Client().get(url), Client().get(url + "?after=1")
@@ -111,7 +104,7 @@ print("elapsed", time.monotonic() - started, "added", set(added), "values", set(
 
 def test_redis_down_is_one_warning_in_the_log_not_one_per_call(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "REDIS_URL")}
-    env |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DATA_DIR": str(tmp_path), "REDIS_URL": f"redis://127.0.0.1:{spare_port()}/0"}
+    env |= {"DJANGO_SETTINGS_MODULE": "config.settings", "DATA_DIR": str(tmp_path), "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"}
     out = subprocess.run([sys.executable, "-c", SHOW_OUTAGE], cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=60)
     last = out.stdout.strip().splitlines()[-1].split()
     assert last[0] == "elapsed" and float(last[1]) < 2.0  # 120 calls of a dead cache: milliseconds each
@@ -129,7 +122,7 @@ def private_redis(tmp_path):
     exe = shutil.which("redis-server")
     if exe is None:
         pytest.skip("redis-server is not installed")
-    port, started = spare_port(), []
+    port, started = free_port(), []
 
     def start():
         process = subprocess.Popen(

@@ -209,11 +209,12 @@ def test_an_early_answer_costs_one_query_and_at_most_one_cache_read(four_table, 
 
 @pytest.mark.django_db
 def test_with_the_cache_down_the_304_is_answered_early_and_the_page_rendered_by_django(four_table, gunicorn_calls):
-    from tests.config.test_cache_failover import caches_at, spare_port
+    from bench.plain_http import free_port
+    from tests.config.test_cache_failover import caches_at
 
     path = reverse("live:screen_slide", args=[four_table.round.tournament_id, 1])
     django_app = WSGIHandler()
-    with override_settings(CACHES=caches_at(spare_port())):
+    with override_settings(CACHES=caches_at(free_port())):
         rendered = gunicorn_calls(django_app, path)
         assert rendered[0] == "200 OK"
         assert early_answer(environ_of(path)) is None  # nothing in a dead cache: Django renders

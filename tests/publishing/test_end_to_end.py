@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.served import CSRF, Browser, free_port
+from bench.plain_http import CSRF, Browser, free_port
 
 from bench.publish_bench import first_difference  # where the mirror and the venue first differ
 
