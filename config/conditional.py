@@ -243,7 +243,7 @@ _STATUS_LINES = {200: "200 OK", 304: "304 Not Modified"}
 
 
 @lru_cache(maxsize=64)
-def _view_headers(status: int, content_type: str | None, encoding: str | None = None) -> tuple[tuple[str, object], ...]:
+def _view_headers(status: int, content_type: str | None, encoding: str | None) -> tuple[tuple[str, object], ...]:
     """The headers :class:`CachedPublicPage` gives an answer it does not render (``304``, or
     ``200`` with a cached page of ``content_type``, its body in ``encoding``: ``"gzip"`` or
     ``None``), in its order, the ``ETag`` as :data:`_TAG`: learned from the view's own answer
