@@ -151,24 +151,21 @@ def sheet_versions(**tables) -> dict[int, tuple[int, datetime]]:
     audit trail of every change, so no write passes it by), none is ever taken away, and an
     archive carries them all (:mod:`archive.backup`). So the version only grows, whatever
     changed, and needs no counter of its own that a new kind of write could forget to bump."""
-    rows = (
-        Hand.history.filter(**tables)
-        .order_by()
-        .values("table_id")
-        .annotate(versions=Count("history_id"), latest=Max("history_date"))
-        .values_list("table_id", "versions", "latest")
-    )
+    rows = _history_counts(**tables).annotate(latest=Max("history_date")).values_list("table_id", "versions", "latest")
     return {table_id: (versions, latest) for table_id, versions, latest in rows}
+
+
+def _history_counts(**tables):
+    """The sheet version of each table ``tables`` selects, as a query grouped by table:
+    ``versions``, the entries in the history of its hands (:func:`sheet_versions` says why)."""
+    return Hand.history.filter(**tables).order_by().values("table_id").annotate(versions=Count("history_id"))
 
 
 _SHEET_PAGE_STAMP = PreparedQuery(
     lambda pk: Table.objects.filter(pk=pk)
     .order_by()
     .annotate(
-        versions=Subquery(
-            Hand.history.filter(table_id=OuterRef("pk")).order_by().values("table_id").annotate(n=Count("history_id")).values("n"),
-            output_field=IntegerField(),
-        )
+        versions=Subquery(_history_counts(table_id=OuterRef("pk")).values("versions"), output_field=IntegerField())
     )
     .values_list("round__tournament_id", "round__tournament__layout_version", "round__tournament__created", "versions"),
     arity=1,
