@@ -278,6 +278,30 @@ def _canonical(data) -> bytes:
 # ------------------------------------------------------------------------------------- export
 
 
+def user_names(user_ids) -> dict[str, str]:
+    """``{user id as text: user name}`` of ``user_ids``, as an archive holds its users. The ids are
+    text, as JSON gives them back, so the canonical JSON a checksum is of is the same when the
+    archive is read: with whole-number keys it sorted them as numbers (2 before 10) and, read
+    back, as text ("10" before "2"), and the archive did not match its own checksum."""
+    if not user_ids:
+        return {}
+    return {str(pk): name for pk, name in get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username")}
+
+
+def _checksum_matches(data, expected) -> bool:
+    """Whether ``expected`` is the SHA-256 of the canonical JSON of ``data``, as written now or as
+    releases before :func:`user_names` wrote it (the users' ids sorted as numbers), so their
+    archives restore too."""
+    if not isinstance(data, dict) or not isinstance(expected, str):
+        return False
+    if hashlib.sha256(_canonical(data)).hexdigest() == expected:
+        return True
+    users = data.get("users")
+    if not isinstance(users, dict) or not all(isinstance(k, str) and k.isdigit() and len(k) <= MAX_DIGITS for k in users):
+        return False
+    return hashlib.sha256(_canonical({**data, "users": {int(k): v for k, v in users.items()}})).hexdigest() == expected
+
+
 def export_tournament(tournament) -> bytes:
     """The archive of ``tournament`` (gzip-compressed JSON, see the module's docstring), as bytes."""
     from config.network import release
@@ -292,7 +316,7 @@ def export_tournament(tournament) -> bytes:
         data[key] = rows
     player_ids = {row["player_id"] for row in data["registrations"]}
     data["players"] = list(Player.objects.filter(pk__in=player_ids).order_by("pk").values("id", "name", "club"))
-    data["users"] = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
+    data["users"] = user_names(user_ids)
     data["cup"] = tournament.cup.name if tournament.cup_id else None  # by name: see restore_cup
     data["oe_finale_cups"] = _finale_cup_names(tournament.pk)  # by name: see restore_finale_cups
     body = _canonical(data)
@@ -404,7 +428,7 @@ def _read(content: bytes) -> tuple[dict, dict]:
         )
     data = archive.pop("data", None)
     try:
-        matches = isinstance(data, dict) and hashlib.sha256(_canonical(data)).hexdigest() == archive.get("sha256")
+        matches = _checksum_matches(data, archive.get("sha256"))
     except (RecursionError, ValueError, TypeError):
         matches = False
     if not matches:

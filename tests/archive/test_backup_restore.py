@@ -357,3 +357,44 @@ def test_archives_written_by_the_first_release_restore(name, hands, client, dire
     for url in (reverse("scoring:standings", args=[t.pk]), reverse("scoring:sheet", args=[hand.table_id]),
                 reverse("entry:hand_history", args=[hand.pk])):
         assert client.get(url).status_code == 200, url
+
+
+def _users_with_ids_of_different_lengths(django_user_model):
+    """Two scorers whose ids sort one way as numbers and the other as text (90001 < 100001, but
+    "100001" < "90001")."""
+    return django_user_model.objects.create_user("neun", pk=90001), django_user_model.objects.create_user("zehn", pk=100001)
+
+
+def _scored_by_both(make_tournament, django_user_model):
+    first, second = _users_with_ids_of_different_lengths(django_user_model)
+    t = make_tournament(players=4, name="Zwei Schreiber")
+    table = services.draw_next_round(t, seed=3).tables.get()
+    rng = random.Random(5)
+    play(table, first, rng, count=1)
+    play(table, second, rng, count=1)
+    return t
+
+
+@pytest.mark.django_db
+def test_an_archive_of_actors_whose_ids_sort_differently_as_text_restores(make_tournament, django_user_model):
+    t = _scored_by_both(make_tournament, django_user_model)
+    copy = import_tournament(export_tournament(t))  # refused before: "does not match its checksum"
+    assert sorted(Hand.objects.filter(table__round__tournament=copy).values_list("entered_by__username", flat=True)) == ["neun", "zehn"]
+
+
+@pytest.mark.django_db
+def test_an_archive_written_with_the_users_ids_as_numbers_still_restores(make_tournament, django_user_model):
+    import gzip
+    import hashlib
+    import json
+
+    from archive import backup
+
+    t = _scored_by_both(make_tournament, django_user_model)
+    whole = json.loads(gzip.decompress(export_tournament(t)))
+    data = whole.pop("data")
+    data["users"] = {int(k): v for k, v in data["users"].items()}  # as releases before wrote it, and summed it
+    whole["sha256"] = hashlib.sha256(backup._canonical(data)).hexdigest()
+    old = gzip.compress(b'{"data":' + backup._canonical(data) + b"," + backup._canonical(whole)[1:])
+    assert summarize(old).hands == 2
+    assert import_tournament(old).name == "Zwei Schreiber"
