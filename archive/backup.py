@@ -401,9 +401,10 @@ def _unpack(content: bytes) -> bytes:
     return b"".join(pieces)
 
 
-def _read(content: bytes) -> tuple[dict, dict]:
-    """``(envelope, data)`` of a checked archive: the envelope without its data, and the data
-    whose checksum matched. Raises :class:`BackupRefused`."""
+def _read(content: bytes, kind: str = FORMAT) -> tuple[dict, dict]:
+    """``(envelope, data)`` of a checked archive (of format ``kind``: a whole tournament's, or a
+    patch of :mod:`archive.patch`): the envelope without its data, and the data whose checksum
+    matched. Raises :class:`BackupRefused`."""
     raw = _unpack(content)
     try:
         archive = json.loads(raw, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
@@ -418,7 +419,7 @@ def _read(content: bytes) -> tuple[dict, dict]:
         raise BackupRefused(_("The archive is damaged: %(error)s.") % {"error": error}) from error
     finally:
         del raw  # the refusal's traceback keeps this frame
-    if not isinstance(archive, dict) or archive.get("format") != FORMAT:
+    if not isinstance(archive, dict) or archive.get("format") != kind:
         raise BackupRefused(_("This file is not a tournament archive of this program."))
     version = archive.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
@@ -1299,6 +1300,41 @@ def _reserve_hand_ids(deleted: dict[int, int], tables: dict[int, int]) -> dict[i
     return reserved
 
 
+def write_rows(key: str, model, links: dict, rows: list[dict], ids: dict[str, dict[int, int]], users: dict[int, str],
+               known: dict[str, int], adjust=None) -> list:
+    """Create the checked rows of part ``key`` of an archive (``model`` and its ``links`` as
+    :func:`_models` gives them) in this database, inside the caller's transaction, with their own
+    times (:func:`_write_times`). Links are mapped through ``ids`` (``{part: {archive id: this
+    database's id}}``, which gets this part's own ids: a hand history's ``id`` is its hand's), a
+    user through his name (``users``) to this database's user of that name (``known``, else
+    none). ``adjust(key, values, row)`` may change a row's values before it is created and
+    leaves it out by returning ``False``. Returns the created objects, in the rows' order."""
+    if key == "hand_history":
+        links = {**links, "id": "hands"}
+    instances, olds, stamps = [], [], []
+    stamped = _stamped_fields(model)
+    for row in rows:
+        values = dict(row)
+        for attname, target in links.items():
+            value = values.get(attname)
+            if value is None:
+                continue
+            values[attname] = known.get(users[value]) if target == "user" else ids[target][value]
+        if adjust is not None and not adjust(key, values, row):
+            continue
+        if key == "hand_history":
+            values.pop("history_id")  # the history's own numbering; "id" is the hand's
+        else:
+            olds.append(values.pop("id"))
+        stamps.append({name: values[name] for name in stamped if name in values})
+        instances.append(model(**values))
+    created = model.objects.bulk_create(instances, batch_size=500)
+    _write_times(model, created, stamps, stamped)
+    if key != "hand_history":
+        ids[key] = {old: new.pk for old, new in zip(olds, created)}
+    return created
+
+
 def checked_archive(content: bytes) -> _Checked:
     """The archive ``content`` read and checked exactly as :func:`restore` checks it, nothing
     written, for a caller that looks at what it holds (``.uid``, ``.data_version``,
@@ -1356,35 +1392,20 @@ def restore(content: bytes | None, user=None, *, checked: _Checked | None = None
             # A mirror's tables get fresh tokens: the venue's private links are the venue's.
             tokens = set() if mirror_of else set(Table.objects.values_list("token", flat=True))
             has_role = set(tournament.roles.values_list("user_id", flat=True))
+
+            def adjust(key: str, values: dict, row: dict) -> bool:
+                if key == "roles" and (mirror_of or values["user_id"] is None or values["user_id"] in has_role):
+                    return False  # no such user here (reported), or he has a role in it already
+                if key == "actions" and not values.get("user_name") and row["user_id"] is not None:
+                    values["user_name"] = users[row["user_id"]]  # an archive written before the log kept names
+                if key == "tables" and (mirror_of or values["token"] in tokens):
+                    values["token"] = Table._meta.get_field("token").default()  # restored beside the original
+                return True
+
             for key, model, links, _to_tournament in _models():
                 if key == "hand_history":
                     ids["hands"].update(_reserve_hand_ids(checked.deleted_hands, ids["tables"]))
-                    links = {**links, "id": "hands"}
-                rows, olds, stamps = [], [], []
-                stamped = _stamped_fields(model)
-                for row in data.get(key, []):
-                    values = dict(row)
-                    for attname, target in links.items():
-                        value = values.get(attname)
-                        if value is None:
-                            continue
-                        values[attname] = known.get(users[value]) if target == "user" else ids[target][value]
-                    if key == "roles" and (mirror_of or values["user_id"] is None or values["user_id"] in has_role):
-                        continue  # no such user here (reported), or he has a role in it already
-                    if key == "actions" and not values.get("user_name") and row["user_id"] is not None:
-                        values["user_name"] = users[row["user_id"]]  # an archive written before the log kept names
-                    if key == "hand_history":
-                        values.pop("history_id")  # the history's own numbering; "id" is the hand's
-                    else:
-                        olds.append(values.pop("id"))
-                    if key == "tables" and (mirror_of or values["token"] in tokens):
-                        values["token"] = Table._meta.get_field("token").default()  # restored beside the original
-                    stamps.append({name: values[name] for name in stamped if name in values})
-                    rows.append(model(**values))
-                created = model.objects.bulk_create(rows, batch_size=500)
-                _write_times(model, created, stamps, stamped)
-                if key != "hand_history":
-                    ids[key] = {old: new.pk for old, new in zip(olds, created)}
+                created = write_rows(key, model, links, data.get(key, []), ids, users, known, adjust)
                 if key == "oe_finale":
                     for finale in created:  # one at most (checked)
                         finale.cups.set(finale_cups[0])

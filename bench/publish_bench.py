@@ -42,8 +42,9 @@ organiser gets one publishing key per venue (:func:`publishing.keys.make_key`). 
 
    **Floor**, same run: the site's servers stopped, ``bench/bare_app.py`` (no Django, database or
    cache) on as many gunicorn servers and workers, given the bytes the site answered for the three
-   pages; every venue POSTs its last archive (the same bytes, signed) at its own measured push rate
-   and the same viewers read the same pages, for ``--floor-seconds``. Ratios are of the p95s.
+   pages; every venue POSTs its last push (the same bytes, signed: a patch or the whole archive)
+   at its own measured push rate and the same viewers read the same pages, for
+   ``--floor-seconds``. Ratios are of the p95s.
 
 Prints a table, writes ``bench/results/publish[-quick].json`` (the servers' logs beside it) and
 exits 1 when a goal is missed. ``--quick``: 5 venues, 30 viewers, a 20 s outage, 10 hands, 30 s of
@@ -569,22 +570,26 @@ def pusher(config_path: str) -> int:
     from tournaments.models import Tournament
 
     records: dict[str, list] = {}
+    last_bodies: dict[str, bytes] = {}  # each venue's last body the site took: the floor posts it
     original_post = venue._post
 
     def timed_post(url, headers, body, timeout):
         started = time.perf_counter()
         at = time.time()
         uid, version = headers["X-Tarock-Tournament"], int(headers["X-Tarock-Version"])
+        patch = int("X-Tarock-Base" in headers)
         try:
             status, reason, answer_headers, content = original_post(url, headers, body, timeout)
         except Exception as error:
-            records[uid].append([at, round((time.perf_counter() - started) * 1000, 1), version, 0, type(error).__name__, len(body)])
+            records[uid].append([at, round((time.perf_counter() - started) * 1000, 1), version, 0, type(error).__name__, len(body), patch])
             raise
         try:
-            outcome = json.loads(content).get("status") or "error"
+            outcome = json.loads(content).get("status") or f"{status}"
         except ValueError:
             outcome = "not json"
-        records[uid].append([at, round((time.perf_counter() - started) * 1000, 1), version, status, outcome, len(body)])
+        records[uid].append([at, round((time.perf_counter() - started) * 1000, 1), version, status, outcome, len(body), patch])
+        if status == 200:
+            last_bodies[uid] = (headers, body)
         return status, reason, answer_headers, content
 
     venue._post = timed_post
@@ -673,11 +678,11 @@ def pusher(config_path: str) -> int:
     for v in venues:
         t = Tournament.objects.get(pk=v["t"].pk)
         target = PublishTarget.objects.get(pk=v["target"])
-        _version, body = venue.snapshot(t)
+        headers, body = last_bodies.get(str(t.uid)) or ({}, venue.snapshot(t).body)
         out.append({
             "index": v["index"], "uid": str(t.uid), "site": target.url, "key": target.key, "final_version": t.data_version,
             "pushed_version": target.pushed_version, "saves": v["saves"], "pushes": records[str(t.uid)],
-            "digest": namespace["digest"](t), "archive": base64.b64encode(body).decode(),
+            "digest": namespace["digest"](t), "archive": base64.b64encode(body).decode(), "base": headers.get("X-Tarock-Base"),
         })
     connections.close_all()
     Path(config["results"]).write_text(json.dumps(out), encoding="utf-8")
@@ -759,7 +764,8 @@ def summarize_pages(viewers: Viewers) -> dict:
 
 
 class FloorPushers:
-    """One thread per venue POSTing its last archive (signed, as the venue does) to ``host`` every
+    """One thread per venue POSTing its last push's body (the whole archive or a patch, signed, as the
+    venue does) to ``host`` every
     ``interval`` s (its measured push rate), timing each POST."""
 
     def __init__(self, venues: list, hosts: list, duration: float):
@@ -779,6 +785,8 @@ class FloorPushers:
             "Authorization": f"Bearer {v['key']}", "X-Tarock-Tournament": v["uid"], "X-Tarock-Version": str(v["final_version"]),
             "X-Tarock-Signature": signature(v["key"], body), "X-Tarock-Source": "Bench", "Content-Type": "application/octet-stream",
         }
+        if v.get("base"):
+            headers["X-Tarock-Base"] = v["base"]
         rng = random.Random(v["index"])
         time.sleep(rng.uniform(0, v["interval"]))
         while time.time() < self.end:
@@ -913,6 +921,7 @@ def measure_many(args, site: Site, keys: list[str], base_env: dict, tmp: Path) -
         "pushes": len(pushes), "pushes_answered_200": len(answered),
         "push_outcomes": {k: sum(1 for p in pushes if p[4] == k) for k in sorted({p[4] for p in pushes})},
         "archive_bytes_median": sorted(p[5] for p in pushes)[len(pushes) // 2] if pushes else None,
+        "patches": sum(1 for p in pushes if p[6]), "whole_archives": sum(1 for p in pushes if not p[6]),
         "push_post_ms": stats_ms(post_ms),
         "push_site_ms": stats_ms([row[3] for row in logged]),
         "save_to_stored_ms": stats_ms(seen_at),

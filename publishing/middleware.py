@@ -17,8 +17,8 @@ PLAYER_REST = re.compile(r"^players/(?P<id>[0-9]{1,18})/(?P<rest>.*)$", re.S)
 class MirrorAliasMiddleware:
     """A ``404`` for ``/t/<id>/…`` whose id a mirror had for an earlier version is answered with a
     redirect (302) to the same page of the mirror's current tournament (the public API's
-    ``/api/v1/tournaments/<id>/…`` too, with ``Access-Control-Allow-Origin: *``; each version of a mirror is
-    a new copy with a new id, :mod:`publishing.site`). Its player pages (``/t/<id>/players/<reg>/``)
+    ``/api/v1/tournaments/<id>/…`` too, with ``Access-Control-Allow-Origin: *``; a version pushed
+    as a whole archive is a new copy with a new id, :mod:`publishing.site`). Its player pages (``/t/<id>/players/<reg>/``)
     and table pages (``/table/<id>/…``) follow too, while the cache keeps what the old copy's
     registration and table were (:data:`publishing.site.REGISTRATION_KEY`, ``TABLE_KEY``); a player
     page no longer known leads to the mirror's list of players. Only ``GET`` and ``HEAD``. Costs

@@ -35,9 +35,10 @@ class PublishingKey(models.Model):
 
 class Mirror(models.Model):
     """The read-only mirror of a tournament run at a venue: found by the venue's tournament
-    ``uid``, published with ``key``; ``tournament`` is this site's copy of ``version`` (replaced
-    as a whole by each newer version), ``source`` where the venue says it is run from, ``updated``
-    when the current version arrived."""
+    ``uid``, published with ``key``; ``tournament`` is this site's copy of ``version`` (brought
+    to a newer version by a patch in place, or replaced as a whole by a whole archive:
+    :mod:`publishing.site`), ``source`` where the venue says it is run from, ``updated`` when the
+    current version arrived."""
 
     uid = models.UUIDField(_("identifier"), unique=True)
     key = models.ForeignKey(PublishingKey, on_delete=models.PROTECT, related_name="mirrors", verbose_name=_("publishing key"))
@@ -108,7 +109,13 @@ class PublishTarget(models.Model):
     first); ``paused``: the site refused the key (401, 403), so nothing is pushed until the target
     is saved again. ``chain`` and ``chain_until``: the background chain of pushes that holds the
     target (a random token; "" when none) and until when its hold lasts unless renewed: one chain
-    per target (:mod:`publishing.tasks`)."""
+    per target (:mod:`publishing.tasks`).
+
+    ``pushed_layout`` and ``pushed_tables``: the layout version and the sheet stamps
+    (:func:`archive.patch.sheet_stamps`) of ``pushed_version`` when the site *stored* it, so that
+    the next push can be a patch of that version (:mod:`archive.patch`); ``None`` when the next
+    push must be the whole archive (nothing stored yet, a new address or key, the site said it
+    had that version already)."""
 
     tournament = models.OneToOneField("tournaments.Tournament", on_delete=models.CASCADE, related_name="publish_target")
     url = models.URLField(_("public site"), max_length=300)
@@ -116,6 +123,8 @@ class PublishTarget(models.Model):
     enabled = models.BooleanField(_("publishing"), default=True)
     pushed_version = models.PositiveBigIntegerField(default=0, editable=False)
     pushed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    pushed_layout = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    pushed_tables = models.JSONField(null=True, blank=True, editable=False)
     mirror_url = models.URLField(max_length=500, blank=True, editable=False)
     waiting_since = models.DateTimeField(null=True, blank=True, editable=False)
     failures = models.PositiveIntegerField(default=0, editable=False)

@@ -1,5 +1,6 @@
 """The public site's end of a push (the protocol: :mod:`publishing`): every check, then the
-mirror's swap to the new version in one transaction.
+mirror brought to the new version in one transaction: a patch written into its copy in place, or
+the whole archive restored as a new copy that replaces the old one.
 
 :func:`take_push` answers one ``POST /publish/push/``. In this order, each refusal naming its
 reason (translated) and changing nothing:
@@ -14,14 +15,23 @@ reason (translated) and changing nothing:
    ``Content-Length`` said (never ``request.body``) → 413 above the limit; empty → 400;
 5. the signature (``X-Tarock-Signature: sha256=<hex HMAC-SHA256 of the body keyed with the key>``,
    ``hmac.compare_digest``) → 400;
-6. the headers: ``X-Tarock-Tournament`` a UUID, ``X-Tarock-Version`` a whole number ≥ 0 → 400;
+6. the headers: ``X-Tarock-Tournament`` a UUID, ``X-Tarock-Version`` a whole number ≥ 0,
+   ``X-Tarock-Base`` (a patch's) a whole number below it → 400;
 7. the mirror of that uid, if there is one: published by another organiser → 403; holding this
    version or a newer one → ``200 {"status": "ignored"}`` (before the archive is unpacked);
 8. the archive, checked as content exactly as a restore checks it
    (:func:`archive.backup.checked_archive`) → 400 with the restore's reason; its tournament's
-   ``uid`` and ``data_version`` must be the headers' → 400.
+   ``uid`` and ``data_version`` must be the headers' → 400. A patch
+   (:func:`archive.patch.check_patch`): the mirror's copy must be the base, its version the
+   header's and its sheet stamps the patch's → 409 (the venue sends the whole archive then); its
+   rows are checked by the same checks, against the copy's tournament, tables and seats → 400.
 
-Then one transaction: the :class:`~publishing.models.Mirror` row is locked (``select_for_update``;
+A patch is written in one transaction too (:func:`_take_patch`): the mirror row locked, its
+owner, version and base checked again under the lock, the changed tables' hands replaced in the
+copy (:func:`archive.patch.apply_patch`), the mirror's version set. The copy keeps its id and
+every address; its data and layout versions become the patch's version.
+
+Otherwise, one transaction: the :class:`~publishing.models.Mirror` row is locked (``select_for_update``;
 made on the first push, so two first pushes at once take turns as well), the owner and version
 checked again under the lock, the archive restored as a new tournament
 (:func:`archive.backup.restore` with ``mirror_of``: read-only from its ``INSERT``, no roles, no
@@ -76,6 +86,7 @@ from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
 from archive import backup
+from archive import patch as patches
 from scoring.cups.roles import log_tournament_cup, may_manage_cup
 from tournaments import text
 from tournaments.links import absolute
@@ -201,6 +212,26 @@ def _headers(request) -> tuple[uuid.UUID, int]:
     return uid, int(raw_version)
 
 
+def _base(request, version: int) -> int | None:
+    """The version a patch changes (``X-Tarock-Base``), or ``None`` for a whole archive."""
+    raw = request.META.get("HTTP_X_TAROCK_BASE")
+    if raw is None:
+        return None
+    raw = raw.strip()
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19 and int(raw) < version):
+        raise PushRefused(400, _("The header X-Tarock-Base must be the version the patch changes (a whole number below the push's version), not “%(value)s”.") % {"value": raw[:40]})
+    return int(raw)
+
+
+def _not_the_base(held: int | None, base: int, why: str = "") -> PushRefused:
+    """409: the mirror is not the version a patch changes; the venue sends the whole archive."""
+    if why:
+        return PushRefused(409, why)
+    if held is None:
+        return PushRefused(409, _("This site has no copy of the tournament yet: send the whole archive."))
+    return PushRefused(409, _("This site holds version %(held)s of the tournament, not version %(base)s that the patch changes: send the whole archive.") % {"held": held, "base": base})
+
+
 def clean_source(raw: str) -> str:
     """``X-Tarock-Source`` as text to show: its bytes read as UTF-8 (as Latin-1 where they are
     not), percent-encoding undone, line breaks and tabs as spaces, controls and invisible
@@ -276,7 +307,7 @@ def _delete_copy(tournament_id: int) -> None:
 def _remove_exports(tournament_id: int) -> None:
     """Remove the rendered exports of a deleted copy (``exports/<id>/`` of
     :func:`scoring.exporters.base.storage_name`, on the file system storage; another storage keeps
-    them until its own clean-up): each version of a mirror is a copy of its own, whose files
+    them until its own clean-up): each whole version of a mirror is a copy of its own, whose files
     nobody asks for again."""
     from django.core.files.storage import default_storage
 
@@ -342,6 +373,49 @@ def _swap(checked, key: PublishingKey, push: _Push, source: str, cup) -> tuple[s
     return PushLog.Outcome.STORED, mirror
 
 
+def _take_patch(body: bytes, key: PublishingKey, push: _Push, source: str, mirror: Mirror | None, base: int) -> tuple[str, Mirror]:
+    """Check the patch ``body`` from version ``base`` against the mirror's copy and write it
+    into the copy in place (:mod:`archive.patch`). Raises :class:`PushRefused`: 409 when the
+    copy is not that version (the venue sends the whole archive then), 400 for a patch the checks
+    refuse."""
+    if mirror is None or mirror.tournament_id is None or mirror.version != base:
+        raise _not_the_base(mirror.version if mirror is not None and mirror.tournament_id is not None else None, base)
+    copy = Tournament.objects.filter(pk=mirror.tournament_id).first()
+    if copy is None:
+        raise _not_the_base(None, base)
+    try:
+        checked = patches.check_patch(body, copy, str(push.uid), push.version, base)
+    except patches.PatchDoesNotFit as refused:
+        raise _not_the_base(mirror.version, base, refused.message) from None
+    except backup.BackupRefused as refused:
+        raise PushRefused(400, refused.message) from None
+    cup = _cup_for(key, copy.ruleset, push)
+    with transaction.atomic():
+        mirror = Mirror.objects.select_for_update().get(pk=mirror.pk)
+        if _other_owner(mirror, key):
+            raise _owner_refusal()
+        if mirror.tournament_id is not None and push.version <= mirror.version:
+            return PushLog.Outcome.IGNORED, mirror
+        if mirror.version != base or mirror.tournament_id != checked.copy_id:
+            raise _not_the_base(mirror.version if mirror.tournament_id is not None else None, base)
+        patches.apply_patch(checked)
+        shown_source = source or _fallback_source()
+        changes = {name: value for name, value in (("mirrored_from", shown_source), ("cup_id", cup.pk if cup else None))
+                   if getattr(copy, name) != value}
+        if changes:
+            Tournament.objects.filter(pk=copy.pk).update(**changes)
+        if "cup_id" in changes:
+            old_cup_id = copy.cup_id
+            copy.refresh_from_db()
+            log_tournament_cup(copy, old_cup_id, key.user)
+        mirror.key = key
+        mirror.version = push.version
+        mirror.source = source
+        mirror.updated = timezone.now()
+        mirror.save()
+    return PushLog.Outcome.STORED, mirror
+
+
 # ------------------------------------------------------------------------------------- answer
 
 
@@ -369,12 +443,16 @@ def _take(request, push: _Push) -> tuple[str, Mirror]:
     PublishingKey.objects.filter(pk=key.pk).update(last_used=timezone.now())
     source = clean_source(request.META.get("HTTP_X_TAROCK_SOURCE", ""))
 
+    base = _base(request, push.version)
+
     mirror = Mirror.objects.filter(uid=push.uid).first()
     if mirror is not None:
         if _other_owner(mirror, key):
             raise _owner_refusal()
         if mirror.tournament_id is not None and push.version <= mirror.version:
             return PushLog.Outcome.IGNORED, mirror
+    if base is not None:
+        return _take_patch(body, key, push, source, mirror, base)
 
     try:
         checked = backup.checked_archive(body)

@@ -84,6 +84,8 @@ class PushResult:
     mirror_url: str = ""
     milliseconds: float = 0.0
     retry_after: float | None = None
+    stored: object = None  # Stored: what the site holds once it stored this push
+    patch: bool = False  # whether the body was a patch
 
     @property
     def acknowledged(self) -> bool:
@@ -120,13 +122,42 @@ def source_of(tournament) -> str:
     return tournament.venue or urlsplit(settings.PUBLIC_URL).netloc or "venue"
 
 
-def snapshot(tournament) -> tuple[int, bytes]:
-    """``(data version, archive)`` of ``tournament`` as committed now, one consistent snapshot: the
-    version is read in the transaction that exports the archive (SQLite: a transaction holds the
-    database's write lock from its start, so nothing changes under it; PostgreSQL: the
-    transaction reads one snapshot, REPEATABLE READ, and writers are not held up), so the archive
-    is of exactly that version. Raises the archive's and the database's errors."""
+@dataclass(frozen=True)
+class Stored:
+    """What a site stored of a tournament, as the venue knows it: the data ``version``, and the
+    ``layout`` version and sheet stamps (``tables``, :func:`archive.patch.sheet_stamps`) the
+    tournament had at that version; the next push may be a patch of it."""
+
+    version: int
+    layout: int
+    tables: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One push's body: the tournament's data ``version``, the ``body`` (the whole archive, or a
+    patch of version ``base``: :mod:`archive.patch`), and what the site holds once it stores it
+    (``stored``)."""
+
+    version: int
+    body: bytes
+    base: int | None
+    stored: Stored
+
+
+def snapshot(tournament, since: Stored | None = None) -> Snapshot:
+    """The push of ``tournament`` as committed now, one consistent snapshot: the versions and the
+    body are read in one transaction (SQLite: a transaction holds the database's write lock from
+    its start, so nothing changes under it; PostgreSQL: the transaction reads one snapshot,
+    REPEATABLE READ, and writers are not held up), so the body is of exactly that version.
+
+    The body is a patch of ``since`` (what the site stored, :class:`Stored`) when the tournament
+    changed only in its hands since (its layout version is ``since.layout``,
+    :mod:`tournaments.versioning`): the changed tables only, a few kilobytes however big the
+    tournament. Otherwise (no ``since``, a layout change) it is the whole archive. Raises the
+    archive's and the database's errors."""
     from archive.backup import export_tournament
+    from archive.patch import export_patch, sheet_stamps
     from tournaments.models import Tournament
 
     fresh = not connection.in_atomic_block
@@ -135,7 +166,19 @@ def snapshot(tournament) -> tuple[int, bytes]:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         current = Tournament.objects.select_related("cup").get(pk=tournament.pk)
-        return current.data_version, export_tournament(current)
+        stamps = sheet_stamps(current.pk)
+        stored = Stored(current.data_version, current.layout_version, stamps)
+        if since is not None and since.layout == current.layout_version and since.version < current.data_version:
+            return Snapshot(current.data_version, export_patch(current, since.version, since.tables, stamps), since.version, stored)
+        return Snapshot(current.data_version, export_tournament(current), None, stored)
+
+
+def stored_of(target: PublishTarget) -> Stored | None:
+    """What ``target``'s site stored, for a patch (:class:`Stored`), or ``None``: send the whole
+    archive."""
+    if target.pk is None or not target.pushed_version or target.pushed_layout is None or not isinstance(target.pushed_tables, dict):
+        return None
+    return Stored(target.pushed_version, target.pushed_layout, target.pushed_tables)
 
 
 def _post(url: str, headers: dict[str, str], body: bytes, timeout: float) -> tuple[int, str, dict[str, str], bytes]:
@@ -195,39 +238,51 @@ def interpret(site_url: str, version: int, status: int, reason: str, headers: di
     return PushResult(Outcome.REFUSED, version, status, message)
 
 
-def send(tournament, url: str, key: str, *, timeout: float = TIMEOUT_SECONDS) -> PushResult:
+def send(tournament, url: str, key: str, *, timeout: float = TIMEOUT_SECONDS, since: Stored | None = None) -> PushResult:
     """Push the current version of ``tournament`` to the public site at ``url`` with publishing key
-    ``key`` and read the answer (:func:`interpret`). Never raises: an archive that could not be
-    made or a network error is a result like the others (``offline``, with what happened)."""
+    ``key`` and read the answer (:func:`interpret`): a patch of ``since`` where it can be
+    (:func:`snapshot`), the whole archive otherwise, and the whole archive at once when the site
+    refuses the patch (409: its copy is not that version; or any refusal but of the key, as a
+    site that knows no patches gives). Never raises: an archive that could not be made or a
+    network error is a result like the others (``offline``, with what happened)."""
     started = time.monotonic()
 
     def took() -> float:
         return round((time.monotonic() - started) * 1000, 1)
 
-    try:
-        version, body = snapshot(tournament)
-    except Exception as error:  # noqa: BLE001 - whatever it was, the push waits and tries again
-        log.exception("publishing: the archive of tournament %s could not be made", tournament.pk)
-        message = _("The archive could not be made: %(error)s") % {"error": _one_line(f"{type(error).__name__}: {error}")}
-        return PushResult(Outcome.OFFLINE, 0, None, message, milliseconds=took())
-    headers = {
-        "Authorization": f"Bearer {key}",
-        "X-Tarock-Tournament": str(tournament.uid),
-        "X-Tarock-Version": str(version),
-        "X-Tarock-Signature": signature(key, body),
-        "X-Tarock-Source": source_header(source_of(tournament)),
-        "Content-Type": "application/octet-stream",
-        "Accept": "application/json",
-        "User-Agent": "tarock-venue",
-    }
-    try:
-        status, reason, answer_headers, content = _post(push_url(url), headers, body, timeout)
-    except (OSError, http.client.HTTPException, ValueError) as error:
-        # ValueError: an address http.client cannot use (a port that is no number)
-        message = _("No answer from the site: %(error)s") % {"error": _one_line(str(error) or type(error).__name__)}
-        return PushResult(Outcome.OFFLINE, version, None, message, milliseconds=took())
-    result = interpret(url, version, status, reason, answer_headers, content)
-    return PushResult(result.outcome, version, status, result.message, result.mirror_url, took(), result.retry_after)
+    while True:
+        try:
+            snap = snapshot(tournament, since)
+        except Exception as error:  # noqa: BLE001 - whatever it was, the push waits and tries again
+            log.exception("publishing: the archive of tournament %s could not be made", tournament.pk)
+            message = _("The archive could not be made: %(error)s") % {"error": _one_line(f"{type(error).__name__}: {error}")}
+            return PushResult(Outcome.OFFLINE, 0, None, message, milliseconds=took())
+        headers = {
+            "Authorization": f"Bearer {key}",
+            "X-Tarock-Tournament": str(tournament.uid),
+            "X-Tarock-Version": str(snap.version),
+            "X-Tarock-Signature": signature(key, snap.body),
+            "X-Tarock-Source": source_header(source_of(tournament)),
+            "Content-Type": "application/octet-stream",
+            "Accept": "application/json",
+            "User-Agent": "tarock-venue",
+        }
+        if snap.base is not None:
+            headers["X-Tarock-Base"] = str(snap.base)
+        try:
+            status, reason, answer_headers, content = _post(push_url(url), headers, snap.body, timeout)
+        except (OSError, http.client.HTTPException, ValueError) as error:
+            # ValueError: an address http.client cannot use (a port that is no number)
+            message = _("No answer from the site: %(error)s") % {"error": _one_line(str(error) or type(error).__name__)}
+            return PushResult(Outcome.OFFLINE, snap.version, None, message, milliseconds=took())
+        result = interpret(url, snap.version, status, reason, answer_headers, content)
+        if snap.base is not None and result.outcome == Outcome.REFUSED and status not in KEY_REFUSALS:
+            log.info("publishing: tournament %s: the site took no patch of version %s (%s %s); the whole archive follows",
+                     tournament.pk, snap.base, status, result.message)
+            since = None
+            continue
+        return PushResult(result.outcome, snap.version, status, result.message, result.mirror_url, took(), result.retry_after,
+                          stored=snap.stored, patch=snap.base is not None)
 
 
 # ----------------------------------------------------------------------- its record and back-off
@@ -268,9 +323,17 @@ def record(target: PublishTarget, result: PushResult, now: datetime | None = Non
             "last_error": "", "next_try": None, "last_outcome": result.outcome, "paused": False,
         }
         if same.update(**changes):
-            # never back: a slower push of an older version cannot undo a newer one's
-            same.filter(pushed_version__lt=result.version).update(pushed_version=result.version)
-            changes["pushed_version"] = max(target.pushed_version, result.version)
+            # never back: a slower push of an older version cannot undo a newer one's. Only a
+            # stored version is a base for a patch: "ignored" says the site holds that version
+            # or a newer one, not which content.
+            stored = result.stored if result.outcome == Outcome.STORED else None
+            newer = {
+                "pushed_version": result.version,
+                "pushed_layout": stored.layout if stored else None,
+                "pushed_tables": stored.tables if stored else None,
+            }
+            if same.filter(pushed_version__lt=result.version).update(**newer):
+                changes.update(newer)
     else:
         failures = target.failures + 1
         wait = backoff(result.outcome, failures, result.status, result.retry_after)
@@ -294,7 +357,7 @@ def push_once(target: PublishTarget) -> PushResult:
     """Push the current version of ``target.tournament`` to ``target`` (:func:`send`) and, for a
     saved target, :func:`record` it. Never raises for the push itself; writing its record raises
     the database's errors."""
-    result = send(target.tournament, target.url, target.key)
+    result = send(target.tournament, target.url, target.key, since=stored_of(target))
     if target.pk is not None:
         record(target, result)
     else:
@@ -392,8 +455,8 @@ def configure(tournament, *, url: str, key: str | None, enabled: bool) -> Publis
         fields = {"enabled": enabled, "paused": False, "next_try": None}
         if url != target.url or (key and key != target.key):
             fields.update(
-                url=url, key=key or target.key, pushed_version=0, pushed_at=None, mirror_url="", failures=0,
-                waiting_since=None, last_error="", last_outcome="",
+                url=url, key=key or target.key, pushed_version=0, pushed_at=None, pushed_layout=None, pushed_tables=None,
+                mirror_url="", failures=0, waiting_since=None, last_error="", last_outcome="",
             )
         for name, value in fields.items():
             setattr(target, name, value)

@@ -6,6 +6,7 @@ away is never sent."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import hmac
 import json
@@ -31,7 +32,8 @@ KEY = "tpk_venue01.s3cret-Key-for-tests"
 class FakeSite:
     """A public site's push endpoint on 127.0.0.1: records every request (``requests``: dicts of
     ``path``, ``headers`` (lower-case names), ``body``) and answers as the protocol says, holding
-    the newest version it got (``held``): ``stored`` for a newer one, ``ignored`` otherwise. Set
+    the newest version it got (``held``): ``stored`` for a newer one, ``ignored`` otherwise (a
+    patch too, unless ``takes_patches`` is false: then 409). Set
     ``refuse = (status, "reason")`` to refuse every push, ``answer = (status, bytes, headers)`` to
     answer anything else."""
 
@@ -40,6 +42,7 @@ class FakeSite:
         self.held = 0
         self.refuse: tuple[int, str] | None = None
         self.answer: tuple[int, bytes, dict] | None = None
+        self.takes_patches = True
         site = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -50,6 +53,8 @@ class FakeSite:
                     status, content, headers = site.answer
                 elif site.refuse:
                     status, content, headers = site.refuse[0], json.dumps({"error": site.refuse[1]}).encode(), {}
+                elif "X-Tarock-Base" in self.headers and not site.takes_patches:
+                    status, content, headers = 409, json.dumps({"error": "not that version: send the whole archive"}).encode(), {}
                 else:
                     version = int(self.headers["X-Tarock-Version"])
                     outcome = "stored" if version > site.held else "ignored"
@@ -288,3 +293,53 @@ def test_the_key_hint_never_shows_the_whole_key():
     assert venue.key_hint("abc") == "a…" and venue.key_hint("") == ""
     made = "tpk_0123456789_" + "Ab_cD" * 8  # as a public site makes them: its prefix is public
     assert venue.key_hint(made) == "tpk_0123456789_…"
+
+
+def test_after_a_stored_push_a_change_of_hands_only_is_sent_as_a_patch(site, played, four_table):
+    target = make_target(played, site.url)
+    assert venue.push_once(target).outcome == "stored"
+    first = version_of(played)
+    target.refresh_from_db()
+    assert (target.pushed_version, target.pushed_layout, target.pushed_tables) == (first, played.layout_version, {"1.1": 1})
+
+    save_hand(four_table, {"dealer": 1, "contract": "rufer", "declarer": 2, "partner": 0, "won": False})
+    result = venue.push_once(target)
+    assert result.outcome == "stored" and result.patch
+    request = site.requests[-1]
+    assert request["headers"]["x-tarock-base"] == str(first)
+    assert int(request["headers"]["x-tarock-version"]) == version_of(played)
+    assert request["headers"]["x-tarock-signature"] == "sha256=" + hmac.new(KEY.encode(), request["body"], hashlib.sha256).hexdigest()
+    whole = json.loads(gzip.decompress(request["body"]))
+    assert whole["format"] == "tarock-patch" and whole["base"] == {"version": first, "tables": {"1.1": 1}}
+    assert [h["number"] for h in whole["data"]["hands"]] == [1, 2]
+    target.refresh_from_db()
+    assert target.pushed_tables == {"1.1": 2}
+
+
+def test_a_patch_the_site_refuses_is_followed_by_the_whole_archive_at_once(site, played, four_table):
+    target = make_target(played, site.url)
+    venue.push_once(target)
+    site.takes_patches = False
+    save_hand(four_table, {"dealer": 1, "contract": "rufer", "declarer": 2, "partner": 0, "won": False})
+    result = venue.push_once(target)
+
+    assert result.outcome == "stored" and not result.patch
+    patch_request, whole_request = site.requests[-2:]
+    assert "x-tarock-base" in patch_request["headers"] and "x-tarock-base" not in whole_request["headers"]
+    assert summarize(whole_request["body"]).hands == 2  # the whole archive, every check a restore makes
+    assert PushAttempt.objects.filter(target=target).count() == 2  # one step, one attempt each push
+
+
+def test_a_layout_change_or_an_ignored_push_sends_the_whole_archive_next(site, played, four_table):
+    target = make_target(played, site.url)
+    venue.push_once(target)
+    touch(played.pk)  # a change of the layout (names, seats, settings): not hands only
+    assert not venue.push_once(target).patch
+    site.held = 10_000  # the site says it holds a newer version: which content, it does not say
+    touch(played.pk, hands_only=True)
+    assert venue.push_once(target).outcome == "ignored"
+    target.refresh_from_db()
+    assert target.pushed_tables is None and target.pushed_layout is None
+    site.held = 0
+    touch(played.pk, hands_only=True)
+    assert not venue.push_once(target).patch
