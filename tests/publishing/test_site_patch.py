@@ -11,28 +11,15 @@ import json
 import pytest
 
 from archive import backup, patch
-from publishing import keys, venue
+from publishing import venue
 from publishing.models import Mirror, MirrorAlias, PushLog
 from scoring.models import Hand, HandFlag
 from scoring.services import delete_hand
 from scoring.services.tables import flag_hand
 from tournaments import services
 from tournaments.models import Seat, Table
-from tournaments.roles import organisers_group
 
-from .test_site_push import SOURCE, play, push
-
-
-@pytest.fixture
-def organiser(django_user_model):
-    user = django_user_model.objects.create_user("obmann", password="x-123-geheim")
-    user.groups.add(organisers_group())
-    return user
-
-
-@pytest.fixture
-def key(organiser):
-    return keys.make_key(organiser, label="Gasthof Post")
+from .test_site_push import key, organiser, play, push  # noqa: F401  (key, organiser: fixtures)
 
 
 @pytest.fixture
