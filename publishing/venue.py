@@ -1,9 +1,10 @@
 """The venue's end of publishing: one push of a tournament to a public site, what its answer means
 for the next one, and the status a director reads.
 
-:func:`send` takes the tournament's current version as one consistent snapshot (:func:`snapshot`),
-POSTs it as the protocol says (:mod:`publishing`) and reads the answer into a :class:`PushResult`;
-it never raises. :func:`push_once` does that for a :class:`~publishing.models.PublishTarget` and
+:func:`send` takes the tournament's current version as one consistent snapshot (:func:`snapshot`:
+a patch of the version the site stored when only hands changed since, :mod:`archive.patch`, else
+the whole archive), POSTs it as the protocol says (:mod:`publishing`) and reads the answer into a
+:class:`PushResult`; it never raises. :func:`push_once` does that for a :class:`~publishing.models.PublishTarget` and
 records it: a :class:`~publishing.models.PushAttempt` row, a line in the log ``publishing``, and the
 target's state:
 
@@ -75,7 +76,8 @@ class PushResult:
     ``message``: the site's words (its ``error``; the mirror's address when acknowledged) or what
     went wrong on the way, one line; ``mirror_url``: the mirror's address the site gave ("" if none);
     ``milliseconds``: how long it took; ``retry_after``: seconds the site asked to wait (429), if
-    it said."""
+    it said; ``stored``: what the site holds once it stored this push (:class:`Stored`, the base
+    of the next patch); ``patch``: whether the body sent last was a patch."""
 
     outcome: str
     version: int
@@ -84,8 +86,8 @@ class PushResult:
     mirror_url: str = ""
     milliseconds: float = 0.0
     retry_after: float | None = None
-    stored: object = None  # Stored: what the site holds once it stored this push
-    patch: bool = False  # whether the body was a patch
+    stored: Stored | None = None
+    patch: bool = False
 
     @property
     def acknowledged(self) -> bool:
