@@ -88,7 +88,7 @@ def export_patch(tournament, base_version: int, base_stamps: dict[str, int], sta
     """The patch (see the module) that brings a copy of ``tournament`` at ``base_version``, whose
     sheet stamps were ``base_stamps``, to the tournament as it stands (``tournament`` as read in
     the caller's snapshot transaction, ``stamps`` its :func:`sheet_stamps` read there too).
-    Six queries, whatever the size of the tournament but for the changed tables' rows."""
+    Seven queries at most, whatever the size of the tournament but for the changed tables' rows."""
     from config.network import release
     from scoring.models import Hand, HandFlag, SheetConfirmation
     from tournaments.models import Seat, Table
