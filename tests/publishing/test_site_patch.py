@@ -75,13 +75,16 @@ def rewrite(body: bytes, change) -> bytes:
     return gzip.compress(json.dumps(whole).encode())
 
 
-def test_a_hands_only_change_is_a_patch_written_into_the_same_copy(client, key, venue_day):
+def test_a_hands_only_change_is_a_patch_written_into_the_same_copy(client, key, venue_day, english):
     answer, first = send(client, key[1], venue_day)
     assert answer.status_code == 200 and first.base is None  # the first push is the whole archive
     mirror = Mirror.objects.get()
     copy = mirror.tournament
     one, two = tables_of(copy)
     untouched = list(Hand.objects.filter(table=two).values_list("pk", flat=True))
+    pages = (f"/t/{copy.pk}/standings/", f"/t/{copy.pk}/round/1/", f"/table/{one.pk}/", f"/table/{two.pk}/")
+    for page in pages:  # in the page cache now, as the viewers have them
+        assert f"version {first.version}" in client.get(page).content.decode()
 
     table = tables_of(venue_day)[0]
     play(table, 3, seed=5)
@@ -102,7 +105,9 @@ def test_a_hands_only_change_is_a_patch_written_into_the_same_copy(client, key, 
     assert hands_of(copy) == hands_of(venue_day)
     assert history_of(copy) == history_of(venue_day)  # a deleted hand's versions too
     assert list(Hand.objects.filter(table=two).values_list("pk", flat=True)) == untouched
-    assert client.get(f"/t/{copy.pk}/standings/").status_code == 200
+    for page in pages:
+        shown = client.get(page)  # also those that show no changed hand: each names the mirror's version
+        assert shown.status_code == 200 and f"version {venue_day.data_version}" in shown.content.decode(), page
     assert [log.outcome for log in PushLog.objects.order_by("at", "pk")] == ["stored", "stored"]
 
 
