@@ -313,6 +313,7 @@ def test_a_venue_publishes_to_a_public_site_through_an_outage(servers, tmp_path)
     assert [row["name"] for row in state["standings"]] and len(state["players"]) == 8
     mirror = mirror_summary(site, uid)
     assert mirror["mirrored_from"] == VENUE_NAME
+    copy_id = mirror_id(site, uid)
 
     # A snapshot of the venue at this version, for the replay at the end.
     old = tmp_path / "venue-old.sqlite3"
@@ -326,6 +327,7 @@ def test_a_venue_publishes_to_a_public_site_through_an_outage(servers, tmp_path)
     print(f"[e2e] equal after {took:.1f} s, version {state['version']}", flush=True)
     assert state["version"] > old_version
     assert took < 10, f"the mirror took {took:.1f} s to follow a saved hand"
+    assert mirror_id(site, uid) == copy_id  # only hands changed: a patch, written into the same copy
 
     # The site stops; three hands are saved meanwhile; the site starts again on its port.
     site.stop()
@@ -344,6 +346,7 @@ def test_a_venue_publishes_to_a_public_site_through_an_outage(servers, tmp_path)
     took, state = wait_until_equal(venue, site, t, uid, 30)
     print(f"[e2e] equal after {took:.1f} s, version {state['version']}", flush=True)
     assert sum(table["hands_played"] for r in state["rounds"] for table in r["tables"]) == 2 * 2 + 4
+    assert mirror_id(site, uid) == copy_id  # the backlog too: one patch of the version the site kept
     stored = mirror_summary(site, uid)
 
     # An older version replayed with manage.py publish: acknowledged, ignored, nothing changed.
