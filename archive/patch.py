@@ -256,13 +256,14 @@ def apply_patch(patch: CheckedPatch) -> None:
     marks = ", ".join(["%s"] * len(tables))
     hand_table = quote(Hand._meta.db_table)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"DELETE FROM {quote(HandFlag._meta.db_table)} WHERE {quote('hand_id')} IN "
-            f"(SELECT {quote('id')} FROM {hand_table} WHERE {quote('table_id')} IN ({marks}))",
-            tables,
-        )
-        for model in (Hand.history.model, Hand, SheetConfirmation):
-            cursor.execute(f"DELETE FROM {quote(model._meta.db_table)} WHERE {quote('table_id')} IN ({marks})", tables)
+        if tables:  # (a patch of no table only moves the version)
+            cursor.execute(
+                f"DELETE FROM {quote(HandFlag._meta.db_table)} WHERE {quote('hand_id')} IN "
+                f"(SELECT {quote('id')} FROM {hand_table} WHERE {quote('table_id')} IN ({marks}))",
+                tables,
+            )
+            for model in (Hand.history.model, Hand, SheetConfirmation):
+                cursor.execute(f"DELETE FROM {quote(model._meta.db_table)} WHERE {quote('table_id')} IN ({marks})", tables)
     ids: dict[str, dict[int, int]] = {"tables": {pk: pk for pk in tables}}
     parts = {key: (model, links) for key, model, links, _to_tournament in backup._models() if key in PARTS}
     for key in PARTS:

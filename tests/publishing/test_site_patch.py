@@ -234,3 +234,27 @@ def test_the_sheet_stamps_name_tables_by_round_and_number(venue_day):
     assert patch.sheet_stamps(venue_day.pk) == {"1.1": 3, "1.2": 2}
     assert patch.changed_tables({"1.1": 3, "1.2": 2}, {"1.1": 2, "1.2": 2}) == ["1.1"]
     assert patch.changed_tables({"1.1": 1}, {}) == ["1.1"]
+
+
+def test_a_patch_of_no_table_moves_the_version_and_the_next_one_finds_the_copy_is_not_its_base(client, key, venue_day):
+    _answer, first = send(client, key[1], venue_day)
+    copy = Mirror.objects.get().tournament
+    before = hands_of(copy)
+    play(tables_of(venue_day)[0], 1)
+    venue_day.refresh_from_db()
+    snap = venue.snapshot(venue_day, first.stored)
+
+    def nothing(data):  # a key holder's patch that leaves the changed table out
+        for part in ("tables", "hands", "hand_history", "flags", "confirmations"):
+            data[part] = []
+
+    answer = push(client, key[1], rewrite(snap.body, nothing), uid=venue_day.uid, version=snap.version, HTTP_X_TAROCK_BASE=str(snap.base))
+    assert answer.status_code == 200 and answer.json()["status"] == "stored"
+    assert Mirror.objects.get().version == snap.version and hands_of(copy) == before
+
+    play(tables_of(venue_day)[1], 1)
+    venue_day.refresh_from_db()
+    answer, _next = send(client, key[1], venue_day, since=snap.stored)
+    assert answer.status_code == 409  # its stamps are not the venue's: the whole archive follows
+    answer, _whole = send(client, key[1], venue_day)
+    assert answer.status_code == 200 and hands_of(Mirror.objects.get().tournament) == hands_of(venue_day)
