@@ -43,7 +43,6 @@ import json
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -69,13 +68,10 @@ def sheet_stamps(tournament_id: int) -> dict[str, int]:
     """``{"<round>.<table>": entries in the history of its hands}`` of every table of tournament
     ``tournament_id`` that has had a hand (the table's sheet version,
     :func:`scoring.services.tables.sheet_versions`, by round and table number). One query."""
-    from scoring.models import Hand
+    from scoring.services.tables import history_counts
 
-    rows = (
-        Hand.history.filter(table__round__tournament_id=tournament_id).order_by()
-        .values("table__round__number", "table__number").annotate(versions=Count("history_id"))
-    )
-    return {table_key(row["table__round__number"], row["table__number"]): row["versions"] for row in rows}
+    rows = history_counts(table__round__tournament_id=tournament_id).values_list("table__round__number", "table__number", "versions")
+    return {table_key(round_number, number): versions for round_number, number, versions in rows}
 
 
 def changed_tables(stamps: dict[str, int], base: dict[str, int]) -> list[str]:
@@ -175,10 +171,10 @@ def check_patch(content: bytes, copy, uid: str, version: int, base_version: int)
     tables = data.get("tables")
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise backup.BackupRefused(_("The patch has no list of tables. Nothing was stored."))
-    found = {
-        table_key(r, n): (pk, r, n)
-        for pk, r, n in Table.objects.filter(round__tournament_id=copy.pk).values_list("pk", "round__number", "number")
-    }
+    rounds = backup._rows(Round, tournament_id=copy.pk)
+    round_numbers = {row["id"]: row["number"] for row in rounds}
+    copy_table_rows = {row["id"]: row for row in backup._rows(Table, round__tournament_id=copy.pk)}
+    found = {table_key(round_numbers[row["round_id"]], row["number"]): row["id"] for row in copy_table_rows.values()}
     to_copy: dict[int, int] = {}
     patched_seats: dict[int, dict[int, dict]] = {}
     for table in tables:
@@ -188,10 +184,10 @@ def check_patch(content: bytes, copy, uid: str, version: int, base_version: int)
         target = found.get(table_key(r, n))
         if target is None:
             raise PatchDoesNotFit(_("This site's copy has no round %(round)s, table %(table)s: the whole archive is needed.") % {"round": r, "table": n})
-        if venue_id in to_copy or target[0] in to_copy.values():
+        if venue_id in to_copy or target in to_copy.values():
             raise backup.BackupRefused(_("Round %(round)s, table %(table)s is in the patch twice. Nothing was stored.") % {"round": r, "table": n})
-        to_copy[venue_id] = target[0]
-        patched_seats[target[0]] = {s.get("position"): s for s in seats if isinstance(s, dict)}
+        to_copy[venue_id] = target
+        patched_seats[target] = {s.get("position"): s for s in seats if isinstance(s, dict)}
     for part in PARTS:
         rows = data.get(part)
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
@@ -221,8 +217,8 @@ def check_patch(content: bytes, copy, uid: str, version: int, base_version: int)
         "tournament": tournament,
         "players": list(Player.objects.filter(pk__in={row["player_id"] for row in registrations}).order_by("pk").values("id", "name", "club")),
         "registrations": registrations,
-        "rounds": backup._rows(Round, tournament_id=copy.pk),
-        "tables": backup._rows(Table, pk__in=copy_tables),
+        "rounds": rounds,
+        "tables": [copy_table_rows[pk] for pk in copy_tables],
         "seats": seat_rows,
         **{part: data[part] for part in PARTS},
         "actions": [],

@@ -223,10 +223,8 @@ def _base(request, version: int) -> int | None:
     return int(raw)
 
 
-def _not_the_base(held: int | None, base: int, why: str = "") -> PushRefused:
+def _not_the_base(held: int | None, base: int) -> PushRefused:
     """409: the mirror is not the version a patch changes; the venue sends the whole archive."""
-    if why:
-        return PushRefused(409, why)
     if held is None:
         return PushRefused(409, _("This site has no copy of the tournament yet: send the whole archive."))
     return PushRefused(409, _("This site holds version %(held)s of the tournament, not version %(base)s that the patch changes: send the whole archive.") % {"held": held, "base": base})
@@ -386,7 +384,7 @@ def _take_patch(body: bytes, key: PublishingKey, push: _Push, source: str, mirro
     try:
         checked = patches.check_patch(body, copy, str(push.uid), push.version, base)
     except patches.PatchDoesNotFit as refused:
-        raise _not_the_base(mirror.version, base, refused.message) from None
+        raise PushRefused(409, refused.message) from None  # the copy is not the base: the whole archive
     except backup.BackupRefused as refused:
         raise PushRefused(400, refused.message) from None
     cup = _cup_for(key, copy.ruleset, push)

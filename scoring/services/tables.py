@@ -151,13 +151,14 @@ def sheet_versions(**tables) -> dict[int, tuple[int, datetime]]:
     audit trail of every change, so no write passes it by), none is ever taken away, and an
     archive carries them all (:mod:`archive.backup`). So the version only grows, whatever
     changed, and needs no counter of its own that a new kind of write could forget to bump."""
-    rows = _history_counts(**tables).annotate(latest=Max("history_date")).values_list("table_id", "versions", "latest")
+    rows = history_counts(**tables).annotate(latest=Max("history_date")).values_list("table_id", "versions", "latest")
     return {table_id: (versions, latest) for table_id, versions, latest in rows}
 
 
-def _history_counts(**tables):
+def history_counts(**tables):
     """The sheet version of each table ``tables`` selects, as a query grouped by table:
-    ``versions``, the entries in the history of its hands (:func:`sheet_versions` says why)."""
+    ``versions``, the entries in the history of its hands (:func:`sheet_versions` says why). Also
+    what a patch names each table's state by (:func:`archive.patch.sheet_stamps`)."""
     return Hand.history.filter(**tables).order_by().values("table_id").annotate(versions=Count("history_id"))
 
 
@@ -165,7 +166,7 @@ _SHEET_PAGE_STAMP = PreparedQuery(
     lambda pk: Table.objects.filter(pk=pk)
     .order_by()
     .annotate(
-        versions=Subquery(_history_counts(table_id=OuterRef("pk")).values("versions"), output_field=IntegerField())
+        versions=Subquery(history_counts(table_id=OuterRef("pk")).values("versions"), output_field=IntegerField())
     )
     .values_list("round__tournament_id", "round__tournament__layout_version", "round__tournament__created", "versions"),
     arity=1,
