@@ -27,6 +27,9 @@ The answer carries the headers the full stack gives it: the view's (``ETag``, ``
 miss, a cache outage, a failed precondition, a database error), goes to Django unchanged. With a
 ``MIDDLEWARE`` entry this module does not know, it answers nothing.
 
+On PostgreSQL the page's version comes from the stamps this process keeps between the database's
+notifications of a change (:mod:`tournaments.version_watch`), without a round trip.
+
 The database connection is treated as at the end of a request (``CONN_MAX_AGE``): closed when it
 is too old or failed, kept otherwise.
 """
@@ -52,6 +55,7 @@ from django.urls import Resolver404, get_resolver
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language_from_request
 
+from tournaments import version_watch
 from tournaments.public_cache import CachedPublicPage, recent_pages
 
 logger = logging.getLogger("config.conditional")
@@ -122,7 +126,8 @@ def early_answer(environ: dict) -> tuple[str, list[tuple[str, str]], bytes] | No
         view.setup(request, *args, **kwargs)
         language = _language(request, config)
         fragment = "f" if environ.get("HTTP_HX_REQUEST") == "true" else "p"  # django-htmx's request.htmx
-        answer = view.unrendered_answer(language, fragment)
+        with version_watch.watching():
+            answer = view.unrendered_answer(language, fragment)
     except DatabaseError:
         return None  # Django answers: its own connection check, and its error page
     except Exception:

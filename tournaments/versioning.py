@@ -9,7 +9,9 @@ is not a hand change cannot forget it: :func:`touch` bumps both unless told ``ha
 Cached pages and exports are keyed by it (:mod:`tournaments.public_cache`,
 :mod:`scoring.exporters`), and the public pages send it as their ``ETag``. Because the counter
 lives in the database row and changes with the data in one commit, every app server sees a new
-version the moment the change is visible, whatever cache backend it uses.
+version the moment the change is visible, whatever cache backend it uses. (On PostgreSQL the
+early answers of public pages keep the stamps between changes, renewed by the database's
+notifications of each change: :mod:`tournaments.version_watch`.)
 
 Lock order. :func:`touch` is an ``UPDATE`` of the tournament row, so it also locks that row until
 the transaction ends. Every command calls it *first*, before it locks tables, rounds or hands:
@@ -37,6 +39,7 @@ from django.db import connections
 from django.db.models import F, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
+from . import version_watch
 from .errors import Refused
 from .models import Registration, Tournament
 
@@ -230,9 +233,14 @@ _STAMPS = {
 
 def current_stamp(tournament_id: int, *, layout: bool = False) -> str | None:
     """:func:`stamp` of the tournament as committed now (of its layout version with ``layout``),
-    ``None`` if there is no such tournament. One query, compiled once (:class:`PreparedQuery`)."""
+    ``None`` if there is no such tournament. One query, compiled once (:class:`PreparedQuery`);
+    none in an early answer while this process keeps the stamp (:mod:`tournaments.version_watch`)."""
+    return version_watch.kept(("t", tournament_id, layout), lambda: _read_stamp(tournament_id, layout))
+
+
+def _read_stamp(tournament_id: int, layout: bool) -> tuple[str, tuple[int]] | None:
     rows = _STAMPS[layout].rows(tournament_id)
-    return None if not rows else ("L" if layout else "") + stamp(*rows[0])
+    return None if not rows else (("L" if layout else "") + stamp(*rows[0]), (tournament_id,))
 
 
 def _player_tournaments(tournament_id, registration_id) -> QuerySet:
@@ -251,9 +259,16 @@ def player_stamp(tournament_id: int, registration_id: int) -> str | None:
     """The version of a player's own page, which shows his results in every tournament he plays:
     the :func:`stamp` of each tournament his player is registered in, joined (``"<id>:<stamp>"``
     by id, with ``-``) and hashed (SHA-256, 20 hex digits). ``None`` when registration
-    ``registration_id`` is not one of tournament ``tournament_id``. One query, compiled once."""
+    ``registration_id`` is not one of tournament ``tournament_id``. One query, compiled once; none
+    in an early answer while this process keeps the stamp (:mod:`tournaments.version_watch`)."""
+    return version_watch.kept(
+        ("p", tournament_id, registration_id), lambda: _read_player_stamp(tournament_id, registration_id), registrations=True
+    )
+
+
+def _read_player_stamp(tournament_id: int, registration_id: int) -> tuple[str, list[int]] | None:
     rows = _PLAYER_STAMPS.rows(tournament_id, registration_id)
     if not rows:
         return None
     joined = "-".join(f"{pk}:{stamp(version, created)}" for pk, version, created in rows)
-    return hashlib.sha256(joined.encode()).hexdigest()[:20]
+    return hashlib.sha256(joined.encode()).hexdigest()[:20], [pk for pk, _version, _created in rows]
