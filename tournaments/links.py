@@ -2,6 +2,8 @@
 ``settings.PUBLIC_URL``, the address phones at the venue or on the internet reach, never on the
 host name the request happened to use (``127.0.0.1`` on the director's laptop)."""
 
+import functools
+
 from django.conf import settings
 from django.urls import reverse
 
@@ -22,9 +24,12 @@ def player_names_link(tournament_id: int) -> str:
     return absolute(reverse("live:player_names", args=[tournament_id]))
 
 
+@functools.lru_cache(maxsize=256)
 def qr_png(url: str, scale: int = 3) -> str:
     """A QR code of ``url`` as a PNG data URI: for the prints (WeasyPrint draws a PNG at once)
-    and the pages (the Content-Security-Policy allows ``data:`` images)."""
+    and the pages (the Content-Security-Policy allows ``data:`` images). Kept per process for the
+    last 256 links (a few KB each): encoding one costs several milliseconds, as much as the rest of
+    a seating page of a hundred players."""
     import segno
 
     return segno.make(url, error="m").png_data_uri(scale=scale)
