@@ -95,7 +95,7 @@ class Watch:
                     conn = self._connect()
                     conn.execute(f"LISTEN {CHANNEL}")
                 except Exception as error:  # noqa: BLE001 - any failure: the database answers instead
-                    log.warning("public page versions: cannot listen for changes (%s); asking the database", error)
+                    log.warning("public page versions: cannot listen for changes (%s); asking the database", _first_line(error))
                     self._down_until = now + RETRY_SECONDS
                     return False
                 self._conn, self._pid, self._last_read = conn, os.getpid(), now
@@ -108,7 +108,7 @@ class Watch:
                 while (notice := pgconn.notifies()) is not None:
                     named.append(notice.extra.decode())
             except Exception as error:  # noqa: BLE001 - a lost connection: forget, ask the database
-                log.warning("public page versions: the listening connection failed (%s); asking the database", error)
+                log.warning("public page versions: the listening connection failed (%s); asking the database", _first_line(error))
                 self._drop(close=True)
                 self._down_until = now + RETRY_SECONDS
                 return False
@@ -182,6 +182,10 @@ class Watch:
 
 
 _inherited: list = []
+
+
+def _first_line(error: Exception) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def _listening_connection():
