@@ -53,6 +53,7 @@ KEEP_SECONDS = 2.0  # a kept stamp is read again from the database after this lo
 RETRY_SECONDS = 5.0  # after a listening connection failed, or could not be made
 IDLE_SECONDS = 60.0  # a listening connection not read for this long is replaced
 CONNECT_TIMEOUT_SECONDS = 2
+MAX_KEPT = 20_000  # stamps kept per process (a few MB); at that many, all are forgotten
 
 _MISSING = object()
 _active: contextvars.ContextVar[Watch | None] = contextvars.ContextVar("version_watch", default=None)
@@ -170,6 +171,8 @@ class Watch:
             if self._conn is None or self.generation != seen:
                 return
             self._discard(key)
+            if len(self._kept) >= MAX_KEPT:
+                self._clear()
             ids = frozenset(tournaments)
             self._kept[key] = (time.monotonic(), value, ids, registrations)
             for tournament_id in ids:

@@ -147,3 +147,11 @@ def test_a_version_read_while_a_change_arrived_is_not_kept(own_watch, make_tourn
     assert own_watch.fresh()  # reads the notification: the generation moves on
     own_watch.put(("t", t.pk, False), "old", [t.pk], registrations=False, seen=seen)
     assert own_watch.get(("t", t.pk, False)) is version_watch._MISSING
+
+
+def test_at_most_max_kept_stamps_are_kept(own_watch, monkeypatch):
+    monkeypatch.setattr(version_watch, "MAX_KEPT", 2)
+    assert own_watch.fresh()
+    for n in (1, 2, 3):
+        own_watch.put(("t", n, False), f"stamp {n}", [n], registrations=False, seen=own_watch.generation)
+    assert [own_watch.get(("t", n, False)) for n in (1, 2, 3)] == [version_watch._MISSING, version_watch._MISSING, "stamp 3"]
