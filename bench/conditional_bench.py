@@ -22,7 +22,7 @@ best rate of each is kept (the machine is shared: the best is the least disturbe
 requests per second, the ratio app / floor (goal >= 0.5) and full stack / floor; the CPU time a
 request costs each server (its worker and the PostgreSQL backends of its connections; least of
 the rounds), less disturbed by other work on the machine than the rates, and its ratio; the load
-average before and after, the git commit; JSON into ``bench/results/conditional-<players>.json``. Exit
+average before and after, the git commit; JSON into ``bench/results/conditional-[sqlite-]<players>.json``. Exit
 status 1 when a goal is missed. Needs ``wrk`` (``apt-get install wrk``). Run from the project
 root::
 
@@ -30,7 +30,7 @@ root::
     .venv/bin/python bench/conditional_bench.py --players 5000 --seconds 5 --rounds 3
 
 ``DATABASE_URL`` (default ``postgres://postgres@127.0.0.1:5432/postgres``) names the PostgreSQL
-server only; ``--redis-url`` (default ``redis://127.0.0.1:6379/6``) is used with a key prefix of
+server only (``sqlite://``: a SQLite file of the run's own instead, as a venue serves); ``--redis-url`` (default ``redis://127.0.0.1:6379/6``) is used with a key prefix of
 this run's own and never flushed.
 """
 
@@ -231,7 +231,7 @@ def build_tournament(db_url: str, players: int) -> tuple[int, int]:
     # so many inserts (as standings_bench.py does): without them the player page's version query
     # is planned as a hash join over a sequential scan of the tournaments.
     with connections["default"].cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
+        cursor.execute("VACUUM ANALYZE" if connections["default"].vendor == "postgresql" else "ANALYZE")
     connections.close_all()
     return tournament.pk, registration
 
@@ -269,8 +269,8 @@ def main(argv=None) -> int:
     if not shutil.which("wrk"):
         sys.exit("conditional_bench: needs wrk (apt-get install wrk)")
     server_url = os.environ.get("DATABASE_URL") or DEFAULT_DB
-    if urlsplit(server_url).scheme not in ("postgres", "postgresql"):
-        sys.exit("conditional_bench: DATABASE_URL must name a PostgreSQL server")
+    if urlsplit(server_url).scheme not in ("postgres", "postgresql", "sqlite"):
+        sys.exit("conditional_bench: DATABASE_URL must name a PostgreSQL server, or be sqlite:// for a SQLite file")
     db_url, drop = entry_bench.own_database(server_url, prefix=args.db_prefix)
     db_name = urlsplit(db_url).path.lstrip("/")
     tmp = Path(tempfile.mkdtemp(prefix="cond-bench-"))
@@ -348,7 +348,8 @@ def main(argv=None) -> int:
         print(f"goal: app >= {GOAL_RATIO} x floor on each: {'met' if met else 'MISSED'}; errors {errors}; "
               f"load average {load_before[0]:.2f} -> {load_after[0]:.2f}; commit {git_commit()}")
         RESULTS.mkdir(parents=True, exist_ok=True)
-        out = RESULTS / f"conditional-{args.players}.json"
+        kind = "" if urlsplit(server_url).scheme != "sqlite" else "sqlite-"
+        out = RESULTS / f"conditional-{kind}{args.players}.json"
         out.write_text(json.dumps({
             "players": args.players, "database": "postgresql", "cache": "redis", "workers": 1,
             "seconds": args.seconds, "rounds": args.rounds, "connections": args.connections, "client": "wrk",
