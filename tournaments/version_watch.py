@@ -14,8 +14,12 @@ Each app process keeps one connection of its own listening on that channel (:cla
 and while it listens, keeps the tournament stamps and the players' page stamps it read
 (:func:`~tournaments.versioning.current_stamp`, :func:`~tournaments.versioning.player_stamp`).
 Before each early answer it reads what has arrived on that connection (no round trip: a read of
-its socket) and forgets every stamp a notification names: a hand saved through any app server
-shows on every other at its next request, as when each request asked the database.
+its socket) and forgets every stamp a notification names. PostgreSQL sends the notification to
+each listener just after the commit (within a millisecond on a server that is not overloaded), so
+a hand saved through any app server shows on every other at the first request after that; a
+process that has just answered a write request itself (``POST``, ``PUT``, ``PATCH``, ``DELETE``:
+a hand saved, a push taken) forgets everything it keeps at that request's end
+(:func:`forget_after_writes`), so the page its redirect leads to is read from the database.
 
 Safety nets, each falling back to asking the database as before:
 
@@ -44,6 +48,7 @@ import threading
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator
 
+from django.core.signals import request_finished, request_started
 from django.db import connections
 
 log = logging.getLogger("tournaments.version_watch")
@@ -178,6 +183,11 @@ class Watch:
             for tournament_id in ids:
                 self._by_tournament.setdefault(tournament_id, set()).add(key)
 
+    def forget_all(self) -> None:
+        """Forget every kept stamp (they are read from the database again)."""
+        with self._lock:
+            self._clear()
+
     def close(self) -> None:
         """Close the connection and forget everything (tests; a process's end)."""
         with self._lock:
@@ -239,6 +249,28 @@ def watching() -> Iterator[Watch | None]:
         yield watch
     finally:
         _active.reset(token)
+
+
+_writing = threading.local()
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+
+
+def _request_started(sender=None, environ=None, **kwargs) -> None:
+    _writing.flag = (environ or {}).get("REQUEST_METHOD", "GET") not in SAFE_METHODS
+
+
+def forget_after_writes(sender=None, **kwargs) -> None:
+    """At the end of a request Django answered (``request_finished``): after a write request,
+    this process forgets every stamp it keeps, so its own next answers read the versions the
+    write committed rather than wait for the database's notification."""
+    if getattr(_writing, "flag", False):
+        _writing.flag = False
+        if _watch is not None:
+            _watch.forget_all()
+
+
+request_started.connect(_request_started, dispatch_uid="tournaments.version_watch.started")
+request_finished.connect(forget_after_writes, dispatch_uid="tournaments.version_watch.finished")
 
 
 def kept(key: Hashable, read: Callable[[], tuple[object, Iterable[int]] | None], *, registrations: bool = False) -> object:

@@ -1,11 +1,14 @@
 """On PostgreSQL the early answers of public pages keep the versions they read and forget them
 when the database notifies a change (tournaments.version_watch): a viewer's 304 costs no query
 while nothing changed, and a change committed through any connection (another app server) is
-seen at the next request — a saved hand, a new registration of the player, a version written
-by the publishing's raw SQL. When the listening connection is lost, or inside a transaction, the
-database is asked as before.
+seen as soon as its notification arrives — a saved hand, a new registration of the player, a
+version written by the publishing's raw SQL — and at once in the process that answered the write
+request. When the listening connection is lost, or inside a transaction, the database is asked as
+before.
 
-These tests commit (transaction=True), as app servers do: a notification is sent on commit."""
+These tests commit (transaction=True), as app servers do: a notification is sent on commit and
+arrives a moment later (they wait up to a second for it, with kept stamps living a minute, so that
+only a notification can make a change seen)."""
 
 import time
 
@@ -34,6 +37,7 @@ def own_watch(monkeypatch):
     """A watch of this test's own, closed after it (the process keeps one otherwise)."""
     watch = version_watch.Watch(version_watch._listening_connection)
     monkeypatch.setattr(version_watch, "_watch", watch)
+    monkeypatch.setattr(version_watch, "KEEP_SECONDS", 60.0)  # only a notification renews a stamp
     recent_pages.clear()
     yield watch
     watch.close()
@@ -43,6 +47,16 @@ def own_watch(monkeypatch):
 def stamp_now(tournament_id):
     with version_watch.watching():
         return versioning.current_stamp(tournament_id)
+
+
+def soon(check, seconds=1.0) -> bool:
+    """Whether ``check()`` becomes true within ``seconds`` (the notification's way)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.002)
+    return True
 
 
 def other_connection_updates(sql, *params):
@@ -61,14 +75,15 @@ def test_a_kept_version_costs_no_query_and_a_saved_hand_is_seen_at_the_next_requ
         assert stamp_now(t.pk) == first  # kept: no round trip
     save_hand(four_table, HAND)  # committed: the database notifies every listening process
     t.refresh_from_db()
-    assert stamp_now(t.pk) == versioning.stamp(t.data_version, t.created) != first
+    assert soon(lambda: stamp_now(t.pk) == versioning.stamp(t.data_version, t.created))
+    assert stamp_now(t.pk) != first
 
     # the same through the early answer: the browser's old ETag no longer gets a 304
     tag = Client().get(path).headers["ETag"]
     assert early_answer(environ_of(path, HTTP_IF_NONE_MATCH=tag))[0] == "304 Not Modified"
     save_hand(four_table, HAND)
-    answer = early_answer(environ_of(path, HTTP_IF_NONE_MATCH=tag))
-    assert answer is None  # the new version is not rendered yet: Django renders it
+    # the new version is not rendered yet: Django renders it
+    assert soon(lambda: early_answer(environ_of(path, HTTP_IF_NONE_MATCH=tag)) is None)
 
 
 def test_a_version_written_by_another_connection_in_raw_sql_is_seen(four_table):
@@ -76,7 +91,8 @@ def test_a_version_written_by_another_connection_in_raw_sql_is_seen(four_table):
     before = stamp_now(t.pk)
     other_connection_updates("UPDATE tournaments_tournament SET data_version = data_version + 5 WHERE id = %s", t.pk)
     t.refresh_from_db()
-    assert stamp_now(t.pk) == versioning.stamp(t.data_version, t.created) != before
+    assert soon(lambda: stamp_now(t.pk) == versioning.stamp(t.data_version, t.created))
+    assert stamp_now(t.pk) != before
 
 
 def test_a_players_page_changes_when_he_is_registered_in_another_tournament(four_table, make_tournament, django_assert_num_queries):
@@ -88,9 +104,13 @@ def test_a_players_page_changes_when_he_is_registered_in_another_tournament(four
         assert versioning.player_stamp(t.pk, registration.pk) == before  # kept
     other = make_tournament(players=0, name="Zweites Turnier")
     Registration.objects.create(tournament=other, player=registration.player, start_number=1)
-    with version_watch.watching():
-        after = versioning.player_stamp(t.pk, registration.pk)
-    assert after == versioning.player_stamp(t.pk, registration.pk) != before  # as the database says
+    in_database = versioning.player_stamp(t.pk, registration.pk)  # (no watch active: the database)
+
+    def seen():
+        with version_watch.watching():
+            return versioning.player_stamp(t.pk, registration.pk) == in_database
+
+    assert in_database != before and soon(seen)
 
 
 def test_a_lost_listening_connection_forgets_everything_and_asks_the_database(four_table, own_watch, monkeypatch):
@@ -113,6 +133,7 @@ def test_a_lost_listening_connection_forgets_everything_and_asks_the_database(fo
 
 def test_a_version_is_kept_for_a_few_seconds_at_most(four_table, monkeypatch):
     """Should a notification never arrive, a page is at most KEEP_SECONDS behind."""
+    monkeypatch.setattr(version_watch, "KEEP_SECONDS", 2.0)
     t = four_table.round.tournament
     first = stamp_now(t.pk)
     with connection.cursor() as cursor:
@@ -143,8 +164,7 @@ def test_a_version_read_while_a_change_arrived_is_not_kept(own_watch, make_tourn
     assert own_watch.fresh()
     seen = own_watch.generation
     Tournament.objects.filter(pk=t.pk).update(data_version=7)  # committed meanwhile
-    time.sleep(0.1)
-    assert own_watch.fresh()  # reads the notification: the generation moves on
+    assert soon(lambda: own_watch.fresh() and own_watch.generation != seen)  # the notification read
     own_watch.put(("t", t.pk, False), "old", [t.pk], registrations=False, seen=seen)
     assert own_watch.get(("t", t.pk, False)) is version_watch._MISSING
 
@@ -155,3 +175,17 @@ def test_at_most_max_kept_stamps_are_kept(own_watch, monkeypatch):
     for n in (1, 2, 3):
         own_watch.put(("t", n, False), f"stamp {n}", [n], registrations=False, seen=own_watch.generation)
     assert [own_watch.get(("t", n, False)) for n in (1, 2, 3)] == [version_watch._MISSING, version_watch._MISSING, "stamp 3"]
+
+
+def test_after_a_write_request_this_process_reads_the_database_again(four_table, django_assert_num_queries):
+    """The page a POST redirects to, if this process answers it, shows what the POST committed
+    without waiting for the notification."""
+    t = four_table.round.tournament
+    stamp_now(t.pk)
+    Client().get(reverse("scoring:standings", args=[t.pk]))  # reading changes nothing kept
+    with django_assert_num_queries(0):
+        stamp_now(t.pk)
+    Client().post(reverse("scoring:standings", args=[t.pk]))  # any write request, even one refused
+    now = Tournament.objects.get(pk=t.pk)
+    with django_assert_num_queries(1):
+        assert stamp_now(t.pk) == versioning.stamp(now.data_version, now.created)
