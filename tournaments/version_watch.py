@@ -70,8 +70,8 @@ class Watch:
     ``connect()`` returns a psycopg 3 connection in autocommit mode (the default database's
     parameters). :meth:`fresh` reads what has arrived and forgets what it names (``False`` when
     the connection failed: then nothing is kept); :meth:`get` and :meth:`put` read and keep a
-    stamp under a key, with the tournaments whose change makes it old (``None``: any change of a
-    registration does too). Thread-safe (the development server answers in threads)."""
+    stamp under a key, with the tournaments whose change makes it old and whether any change of
+    a registration does too. Thread-safe (the development server answers in threads)."""
 
     def __init__(self, connect: Callable[[], object]):
         self._connect = connect

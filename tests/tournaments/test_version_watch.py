@@ -12,7 +12,6 @@ only a notification can make a change seen)."""
 
 import time
 
-import psycopg
 import pytest
 from django.db import connection, transaction
 from django.test import Client
@@ -61,13 +60,11 @@ def soon(check, seconds=1.0) -> bool:
 
 def other_connection_updates(sql, *params):
     """Run ``sql`` on a connection of its own, committed: as another app server would."""
-    params_ = connection.get_connection_params()
-    params_.pop("cursor_factory", None)
-    with psycopg.connect(**params_, autocommit=True) as other:
+    with version_watch._listening_connection() as other:  # (a new autocommit connection; it listens to nothing)
         other.execute(sql, params)
 
 
-def test_a_kept_version_costs_no_query_and_a_saved_hand_is_seen_at_the_next_request(four_table, django_assert_num_queries, own_watch):
+def test_a_kept_version_costs_no_query_and_a_saved_hand_is_seen_once_notified(four_table, django_assert_num_queries, own_watch):
     t = four_table.round.tournament
     path = reverse("scoring:standings", args=[t.pk])
     first = stamp_now(t.pk)
