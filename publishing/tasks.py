@@ -4,7 +4,8 @@
 The chain. :func:`publish_tournament` pushes the tournament when it is ahead of what the site has
 (:func:`publishing.venue.due`; only the newest version is ever sent, so versions saved while the
 network was away are skipped), then enqueues itself again: after :data:`POLL_SECONDS` while the
-site answers, after the back-off while it does not, for as long as the target is enabled. A saved
+site answers (or after the venue's pace, :func:`publishing.venue.pace`, when its answer was slow),
+after the back-off while it does not, for as long as the target is enabled. A saved
 hand therefore reaches the site within about two seconds plus the push (the worker looks for due
 tasks every second); hand entry itself never waits for it, nor asks the database one more thing.
 
@@ -52,7 +53,7 @@ HOLD_SECONDS = 60.0  # how long past its planned next step a chain holds its tar
 PRUNE_AFTER = timedelta(hours=1)
 PRUNE_EVERY_SECONDS = 600.0
 
-_last_prune = 0.0
+_last_prune: float | None = None  # time.monotonic() of this process's last prune (it may be below 600 on a fresh machine)
 
 
 def _hold_while_pushing():
@@ -177,7 +178,7 @@ def prune(now=None) -> int:
     """Remove this task's successful runs older than :data:`PRUNE_AFTER` from the task backend's
     table, at most once per :data:`PRUNE_EVERY_SECONDS` per process; returns how many."""
     global _last_prune
-    if not deferring() or time.monotonic() - _last_prune < PRUNE_EVERY_SECONDS:
+    if not deferring() or (_last_prune is not None and time.monotonic() - _last_prune < PRUNE_EVERY_SECONDS):
         return 0
     _last_prune = time.monotonic()
     from django_tasks import TaskResultStatus
