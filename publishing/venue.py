@@ -9,7 +9,10 @@ records it: a :class:`~publishing.models.PushAttempt` row, a line in the log ``p
 target's state:
 
 - **stored** / **ignored** (200): ``pushed_version`` is the version sent, ``pushed_at`` now,
-  ``mirror_url`` the site's address of the mirror; failures forgotten.
+  ``mirror_url`` the site's address of the mirror; failures forgotten. The next push waits
+  :func:`pace`: :data:`PACE_FACTOR` times as long as this one took, when that is a second or more
+  (a site slowed down by many venues at once gets fewer pushes, each carrying every hand saved
+  meanwhile, instead of a queue; a site that answers in 100 ms is not held back).
 - **offline**: no answer (refused connection, name not found, time-out), an answer that is not the
   site's (5xx, a proxy's or a Wi-Fi login page's: a redirect, or anything but the protocol's JSON),
   or 429 (too many pushes): ``failures`` + 1, ``waiting_since`` the first failure, the next try
@@ -64,6 +67,11 @@ REFUSED_FIRST_SECONDS = 60.0
 REFUSED_CAP_SECONDS = 15 * 60.0
 RETRY_AFTER_CAP_SECONDS = 5 * 60.0
 JITTER = 0.1  # each wait is up to this fraction shorter, so venues that failed together spread out
+# After an acknowledged push that took t, the next one waits until PACE_FACTOR × t have passed (from
+# a second on, at most PACE_CAP_SECONDS): a venue spends at most a tenth of its time on the site.
+PACE_FACTOR = 10
+PACE_MIN_SECONDS = 1.0  # below this the chain's own next step (a second on) comes later anyway
+PACE_CAP_SECONDS = 20.0
 KEY_REFUSALS = {401, 403}  # the key is unknown or revoked, or does not publish this tournament
 SOURCE_LIMIT = 300  # the mirror keeps this many characters of where it is run from
 
@@ -308,6 +316,17 @@ def backoff(outcome: str, failures: int, status: int | None = None, retry_after:
     return timedelta(seconds=seconds)
 
 
+def pace(milliseconds: float) -> timedelta | None:
+    """How long after an acknowledged push that took ``milliseconds`` (the archive or patch made,
+    sent and answered) the next one may go: :data:`PACE_FACTOR` times as long, at most
+    :data:`PACE_CAP_SECONDS`; ``None`` (at once) below :data:`PACE_MIN_SECONDS`. Not a rule of
+    the protocol (``publishing``): the venue's courtesy to a site that has many venues to serve,
+    which keeps the time to the public standings within a few seconds as long as the site
+    answers within a few hundred milliseconds."""
+    seconds = min(PACE_FACTOR * max(milliseconds, 0.0) / 1000, PACE_CAP_SECONDS)
+    return timedelta(seconds=seconds) if seconds >= PACE_MIN_SECONDS else None
+
+
 def record(target: PublishTarget, result: PushResult, now: datetime | None = None) -> None:
     """Keep ``result`` of a push to ``target`` (a saved one, with the ``url`` and ``key`` it was
     sent with): the attempt's row, the log line and the target's state (see the module), the
@@ -320,9 +339,10 @@ def record(target: PublishTarget, result: PushResult, now: datetime | None = Non
     same = PublishTarget.objects.filter(pk=target.pk, url=target.url, key=target.key)
     if result.acknowledged:
         log.info("publishing: tournament %s version %s %s by %s (%.0f ms)", target.tournament_id, result.version, result.outcome, target.url, result.milliseconds)
+        wait = pace(result.milliseconds)
         changes = {
             "pushed_at": now, "mirror_url": result.mirror_url or target.mirror_url, "failures": 0, "waiting_since": None,
-            "last_error": "", "next_try": None, "last_outcome": result.outcome, "paused": False,
+            "last_error": "", "next_try": now + wait if wait else None, "last_outcome": result.outcome, "paused": False,
         }
         if same.update(**changes):
             # never back: a slower push of an older version cannot undo a newer one's. Only a

@@ -229,6 +229,36 @@ def test_the_back_off_grows_and_is_capped():
     assert venue.backoff("refused", 1, 401) is None and venue.backoff("refused", 5, 403) is None
 
 
+def test_after_a_slow_answer_the_next_push_waits_ten_times_as_long(site, played, four_table, monkeypatch, english):
+    """A site slowed down by many venues gets fewer pushes: after an answer that took 0.4 s the
+    next push waits 4 s (the status still says published); a quick answer holds nothing back; a
+    very slow one at most 20 s."""
+    target = make_target(played, site.url)
+    answered = venue.send
+
+    def slow_send(*args, **kwargs):
+        result = answered(*args, **kwargs)
+        return venue.PushResult(result.outcome, result.version, result.status, result.message, result.mirror_url, 400.0,
+                                stored=result.stored, patch=result.patch)
+
+    monkeypatch.setattr(venue, "send", slow_send)
+    assert push_if_due(target.pk) == "stored"
+    target.refresh_from_db()
+    assert timedelta(seconds=3.5) < target.next_try - timezone.now() <= timedelta(seconds=4)
+    assert venue.status(target, version_of(played)).kind == "published"
+
+    save_hand(four_table, {"dealer": 1, "contract": "rufer", "declarer": 2, "partner": 0, "won": False})
+    assert push_if_due(target.pk) == "waiting" and len(site.requests) == 1  # the new hand waits its turn
+    PublishTarget.objects.filter(pk=target.pk).update(next_try=timezone.now() - timedelta(seconds=1))  # 4 s later
+    monkeypatch.setattr(venue, "send", answered)
+    assert push_if_due(target.pk) == "stored" and len(site.requests) == 2
+    target.refresh_from_db()
+    assert site.held == version_of(played) and target.next_try is None  # a quick answer: the next at once
+
+    assert venue.pace(99) is None and venue.pace(100) == timedelta(seconds=1)
+    assert venue.pace(30_000) == timedelta(seconds=venue.PACE_CAP_SECONDS)
+
+
 def test_versions_saved_while_offline_are_skipped_only_the_newest_is_sent(site, played):
     target = make_target(played, dead_url())
     assert push_if_due(target.pk) == "offline"
