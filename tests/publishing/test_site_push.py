@@ -12,7 +12,7 @@ from django.urls import reverse
 from archive import backup
 from archive.backup import export_tournament, read_archive
 from publishing import keys, site
-from publishing.models import Mirror, MirrorAlias, PushLog
+from publishing.models import Mirror, MirrorAlias, PublishingKey, PushLog
 from scoring.cups.models import Cup, CupAction
 from scoring.models import Hand
 from scoring.services import build_sheet, save_hand
@@ -122,6 +122,31 @@ def test_a_push_is_stored_as_a_read_only_mirror(client, key, venue, english):
     assert logged.size == len(archive) and logged.address == "127.0.0.1" and logged.milliseconds > 0
     key[0].refresh_from_db()
     assert key[0].last_used is not None
+
+
+def test_a_keys_last_use_is_written_at_most_once_a_minute(client, key, venue):
+    """The organiser's page shows when a key was last used, to the minute; a venue pushing every
+    second does not write the key's row every second."""
+    from datetime import timedelta
+
+    table = Table.objects.get(round__tournament=venue)
+    assert push(client, key[1], export_tournament(venue), uid=venue.uid).status_code == 200
+    key[0].refresh_from_db()
+    first = key[0].last_used
+    assert first is not None
+
+    play(table, 1, seed=2)
+    venue.refresh_from_db()
+    assert push(client, key[1], export_tournament(venue), uid=venue.uid).json()["status"] == "stored"
+    key[0].refresh_from_db()
+    assert key[0].last_used == first  # a second later: not written again
+
+    PublishingKey.objects.filter(pk=key[0].pk).update(last_used=first - timedelta(minutes=2))
+    play(table, 1, seed=3)
+    venue.refresh_from_db()
+    assert push(client, key[1], export_tournament(venue), uid=venue.uid).json()["status"] == "stored"
+    key[0].refresh_from_db()
+    assert key[0].last_used >= first  # a minute on: written
 
 
 def test_a_newer_version_replaces_the_copy_whole_and_old_addresses_lead_on(client, key, venue):
