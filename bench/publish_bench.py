@@ -653,12 +653,38 @@ def pusher(config_path: str) -> int:
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=scorer, args=(v,), daemon=True) for v in venues]
+    # The scorers are the venues' laptops at work: they run in a child process at the priority
+    # config["nice"] gives (19: they take what the site leaves, as machines of their own would not
+    # compete with it at all). The chains (the push: its snapshot, POST and record) and the
+    # viewers keep the normal priority, so what they time is not stretched by their own wait.
+    saves_path = Path(config["results"] + ".saves")
+    child = os.fork()
+    if child == 0:  # no thread runs yet, and every connection is closed: a clean fork
+        code = 1
+        try:
+            os.nice(config.get("nice", 0))
+            threads = [threading.Thread(target=scorer, args=(v,), daemon=True) for v in venues]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            import resource
+
+            used = resource.getrusage(resource.RUSAGE_SELF)
+            saves_path.write_text(json.dumps({"saves": {v["index"]: v["saves"] for v in venues}, "cpu_s": used.ru_utime + used.ru_stime}),
+                                  encoding="utf-8")
+            code = 0
+        finally:
+            os._exit(code)
     chains = [threading.Thread(target=chain, args=(v,), daemon=True) for v in venues]
-    for thread in threads + chains:
+    for thread in chains:
         thread.start()
-    for thread in threads:
-        thread.join()
+    _pid, status = os.waitpid(child, 0)
+    if status != 0:
+        raise RuntimeError(f"the scorers' process ended with status {status}")
+    saved = json.loads(saves_path.read_text(encoding="utf-8"))
+    for v in venues:
+        v["saves"] = saved["saves"][str(v["index"])]
     # Drain: the chains go on until the site has every venue's last version.
     from publishing.models import PublishTarget
 
@@ -683,6 +709,7 @@ def pusher(config_path: str) -> int:
             "index": v["index"], "uid": str(t.uid), "site": target.url, "key": target.key, "final_version": t.data_version,
             "pushed_version": target.pushed_version, "saves": v["saves"], "pushes": records[str(t.uid)],
             "digest": namespace["digest"](t), "archive": base64.b64encode(body).decode(), "base": headers.get("X-Tarock-Base"),
+            "scorers_cpu_s": saved["cpu_s"] if v is venues[0] else 0.0,  # the process's scorers, counted once
         })
     connections.close_all()
     Path(config["results"]).write_text(json.dumps(out), encoding="utf-8")
@@ -834,7 +861,7 @@ def measure_many(args, site: Site, keys: list[str], base_env: dict, tmp: Path) -
         config = {
             "database": str(database), "players": args.players, "room": room, "every": args.hand_every,
             "duration": args.duration, "drain": args.drain, "seed": p, "ready": str(tmp / f"pusher{p}.ready"),
-            "go": str(tmp / "go"), "results": str(tmp / f"pusher{p}.json"),
+            "go": str(tmp / "go"), "results": str(tmp / f"pusher{p}.json"), "nice": args.venue_nice,
             "venues": [{"index": i, "key": keys[i], "site": site.hosts[i % len(site.hosts)]} for i in indexes],
         }
         path = tmp / f"pusher{p}-config.json"
@@ -880,6 +907,12 @@ def measure_many(args, site: Site, keys: list[str], base_env: dict, tmp: Path) -
             raise RuntimeError(f"pusher {p} failed ({proc.returncode}):\n{tail(tmp / f'pusher{p}.log')}")
     machine = watch.stop()
     venues = [v for c in configs for v in json.loads(Path(c["results"]).read_text(encoding="utf-8"))]
+    # The scorers' processes ended before the count above: their CPU, which they counted themselves, is
+    # taken out of what ended meanwhile.
+    scorers = round(sum(v["scorers_cpu_s"] for v in venues) / args.duration, 2)
+    ended = "processes that ended meanwhile, the kernel"
+    busy[ended] = round(max(0.0, busy.get(ended, 0.0) - scorers), 2)
+    busy[f"venues' scorers (nice {args.venue_nice}, in the window)"] = scorers
 
     # Push handling, as the venues timed their POSTs; the site's own times beside.
     pushes = [p for v in venues for p in v["pushes"]]
@@ -915,7 +948,7 @@ def measure_many(args, site: Site, keys: list[str], base_env: dict, tmp: Path) -
     intervals = {v["index"]: args.duration / max(1, sum(1 for p in v["pushes"] if p[3] == 200)) for v in venues}
     pages = summarize_pages(viewers)
     result = {
-        "venues": args.venues, "venues_per_process": per, "players": args.players, "hand_every_s": args.hand_every,
+        "venues": args.venues, "venues_per_process": per, "venue_nice": args.venue_nice, "players": args.players, "hand_every_s": args.hand_every,
         "duration_s": args.duration, "viewers": args.viewers, "workers_per_server": args.workers, "servers": len(site.hosts),
         "hands_saved": sum(len(v["saves"]) for v in venues),
         "pushes": len(pushes), "pushes_answered_200": len(answered),
@@ -986,6 +1019,8 @@ def main(argv=None) -> int:
     parser.add_argument("--venues-per-process", type=int, default=5, help="venues per pusher process (default 5)")
     parser.add_argument("--players", type=int, default=100, help="players per venue's tournament (default 100)")
     parser.add_argument("--hand-every", type=float, default=2.0, help="seconds between a venue's hands (default 2)")
+    parser.add_argument("--venue-nice", type=int, default=19,
+                        help="niceness of the venues' scorers in measurement 3 (default 19: their laptops' work yields to the site; 0: as the site)")
     parser.add_argument("--viewers", type=int, help="viewers of the mirrors in measurement 3 (default 300)")
     parser.add_argument("--duration", type=int, help="seconds of measurement 3 (default 120)")
     parser.add_argument("--hands", type=int, help="hands entered in measurement 1 (default 30)")
