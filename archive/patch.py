@@ -267,11 +267,10 @@ def apply_patch(patch: CheckedPatch) -> None:
             ids["hands"].update(backup._reserve_hand_ids(checked.deleted_hands, ids["tables"]))
         model, links = parts[key]
         backup.write_rows(key, model, links, checked.data[key], ids, checked.users, {})
-    current = {pk: (score, sub) for pk, score, sub in Seat.objects.filter(table_id__in=tables).values_list("pk", "score", "substitute_score")}
-    changed = [
-        Seat(pk=row["id"], score=row["score"], substitute_score=row["substitute_score"])
-        for row in checked.data["seats"] if current.get(row["id"]) != (row["score"], row["substitute_score"])
-    ]
-    Seat.objects.bulk_update(changed, ["score", "substitute_score"])  # one statement for the changed seats
+    # The changed tables' seats, all of them (a few rows) in one statement, without reading them first.
+    Seat.objects.bulk_update(
+        [Seat(pk=row["id"], score=row["score"], substitute_score=row["substitute_score"]) for row in checked.data["seats"]],
+        ["score", "substitute_score"],
+    )
     Tournament.objects.filter(pk=patch.copy_id).update(data_version=patch.version, layout_version=patch.version)
 

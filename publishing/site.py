@@ -389,7 +389,7 @@ def _take_patch(body: bytes, key: PublishingKey, push: _Push, source: str, mirro
     refuse."""
     if mirror is None or mirror.tournament_id is None or mirror.version != base:
         raise _not_the_base(mirror.version if mirror is not None and mirror.tournament_id is not None else None, base)
-    copy = Tournament.objects.filter(pk=mirror.tournament_id).first()
+    copy = mirror.tournament  # read with the mirror
     if copy is None:
         raise _not_the_base(None, base)
     try:
@@ -454,7 +454,7 @@ def _take(request, push: _Push) -> tuple[str, Mirror]:
 
     base = _base(request, push.version)
 
-    mirror = Mirror.objects.filter(uid=push.uid).first()
+    mirror = Mirror.objects.select_related("tournament").filter(uid=push.uid).first()
     if mirror is not None:
         if _other_owner(mirror, key):
             raise _owner_refusal()

@@ -107,6 +107,26 @@ def test_a_key_of_an_organiser_who_left_the_group_is_refused(organiser):
     assert refused.value.status == 403
 
 
+def test_a_key_publishes_while_its_user_may_create_tournaments_in_any_way_django_grants_it(organiser):
+    """The permission itself (not only through the Organisers group) or a superuser's; never an
+    inactive user's."""
+    from django.contrib.auth.models import Permission
+
+    stored, plain = keys.make_key(organiser)
+    organiser.groups.clear()
+    organiser.user_permissions.add(Permission.objects.get(content_type__app_label="tournaments", codename="add_tournament"))
+    assert keys.check_key(plain) == stored
+    organiser.user_permissions.clear()
+    organiser.is_superuser = True
+    organiser.save()
+    assert keys.check_key(plain) == stored
+    organiser.is_active = False
+    organiser.save()
+    with pytest.raises(keys.KeyRefused) as refused:
+        keys.check_key(plain)
+    assert refused.value.status == 403
+
+
 # -------------------------------------------------------------------------------- the command
 
 
