@@ -10,7 +10,7 @@ target's state:
 
 - **stored** / **ignored** (200): ``pushed_version`` is the version sent, ``pushed_at`` now,
   ``mirror_url`` the site's address of the mirror; failures forgotten. The next push waits
-  :func:`pace`: :data:`PACE_FACTOR` times as long as this one took, when that is a second or more
+  :func:`pace`: :data:`PACE_FACTOR` times as long as the site took to answer, when that is a second or more
   (a site slowed down by many venues at once gets fewer pushes, each carrying every hand saved
   meanwhile, instead of a queue; a site that answers in 100 ms is not held back).
 - **offline**: no answer (refused connection, name not found, time-out), an answer that is not the
@@ -85,7 +85,9 @@ class PushResult:
     went wrong on the way, one line; ``mirror_url``: the mirror's address the site gave ("" if none);
     ``milliseconds``: how long it took; ``retry_after``: seconds the site asked to wait (429), if
     it said; ``stored``: what the site holds once it stored this push (:class:`Stored`, the base
-    of the next patch); ``patch``: whether the body sent last was a patch."""
+    of the next patch); ``patch``: whether the body sent last was a patch; ``answer_milliseconds``:
+    how long the site took to answer the last POST, from sending it (the venue's own work of making
+    the body not counted: the pace of the next push, :func:`pace`, is the site's)."""
 
     outcome: str
     version: int
@@ -96,6 +98,7 @@ class PushResult:
     retry_after: float | None = None
     stored: Stored | None = None
     patch: bool = False
+    answer_milliseconds: float = 0.0
 
     @property
     def acknowledged(self) -> bool:
@@ -279,12 +282,14 @@ def send(tournament, url: str, key: str, *, timeout: float = TIMEOUT_SECONDS, si
         }
         if snap.base is not None:
             headers["X-Tarock-Base"] = str(snap.base)
+        posted = time.monotonic()
         try:
             status, reason, answer_headers, content = _post(push_url(url), headers, snap.body, timeout)
         except (OSError, http.client.HTTPException, ValueError) as error:
             # ValueError: an address http.client cannot use (a port that is no number)
             message = _("No answer from the site: %(error)s") % {"error": _one_line(str(error) or type(error).__name__)}
             return PushResult(Outcome.OFFLINE, snap.version, None, message, milliseconds=took())
+        answered = round((time.monotonic() - posted) * 1000, 1)
         result = interpret(url, snap.version, status, reason, answer_headers, content)
         if snap.base is not None and result.outcome == Outcome.REFUSED and status not in KEY_REFUSALS:
             log.info("publishing: tournament %s: the site took no patch of version %s (%s %s); the whole archive follows",
@@ -292,7 +297,7 @@ def send(tournament, url: str, key: str, *, timeout: float = TIMEOUT_SECONDS, si
             since = None
             continue
         return PushResult(result.outcome, snap.version, status, result.message, result.mirror_url, took(), result.retry_after,
-                          stored=snap.stored, patch=snap.base is not None)
+                          stored=snap.stored, patch=snap.base is not None, answer_milliseconds=answered)
 
 
 # ----------------------------------------------------------------------- its record and back-off
@@ -317,8 +322,8 @@ def backoff(outcome: str, failures: int, status: int | None = None, retry_after:
 
 
 def pace(milliseconds: float) -> timedelta | None:
-    """How long after an acknowledged push that took ``milliseconds`` (the archive or patch made,
-    sent and answered) the next one may go: :data:`PACE_FACTOR` times as long, at most
+    """How long after an acknowledged push whose answer took ``milliseconds`` (from sending the
+    POST: the site's time and the network's) the next one may go: :data:`PACE_FACTOR` times as long, at most
     :data:`PACE_CAP_SECONDS`; ``None`` (at once) below :data:`PACE_MIN_SECONDS`. Not a rule of
     the protocol (``publishing``): the venue's courtesy to a site that has many venues to serve,
     which keeps the time to the public standings within a few seconds as long as the site
@@ -339,7 +344,7 @@ def record(target: PublishTarget, result: PushResult, now: datetime | None = Non
     same = PublishTarget.objects.filter(pk=target.pk, url=target.url, key=target.key)
     if result.acknowledged:
         log.info("publishing: tournament %s version %s %s by %s (%.0f ms)", target.tournament_id, result.version, result.outcome, target.url, result.milliseconds)
-        wait = pace(result.milliseconds)
+        wait = pace(result.answer_milliseconds)
         changes = {
             "pushed_at": now, "mirror_url": result.mirror_url or target.mirror_url, "failures": 0, "waiting_since": None,
             "last_error": "", "next_try": now + wait if wait else None, "last_outcome": result.outcome, "paused": False,

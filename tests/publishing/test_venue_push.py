@@ -231,15 +231,15 @@ def test_the_back_off_grows_and_is_capped():
 
 def test_after_a_slow_answer_the_next_push_waits_ten_times_as_long(site, played, four_table, monkeypatch, english):
     """A site slowed down by many venues gets fewer pushes: after an answer that took 0.4 s the
-    next push waits 4 s (the status still says published); a quick answer holds nothing back; a
-    very slow one at most 20 s."""
+    next push waits 4 s (the status still says published; the venue's own time to make the body is
+    not counted); a quick answer holds nothing back; a very slow one at most 20 s."""
     target = make_target(played, site.url)
     answered = venue.send
 
     def slow_send(*args, **kwargs):
         result = answered(*args, **kwargs)
-        return venue.PushResult(result.outcome, result.version, result.status, result.message, result.mirror_url, 400.0,
-                                stored=result.stored, patch=result.patch)
+        return venue.PushResult(result.outcome, result.version, result.status, result.message, result.mirror_url, 450.0,
+                                stored=result.stored, patch=result.patch, answer_milliseconds=400.0)
 
     monkeypatch.setattr(venue, "send", slow_send)
     assert push_if_due(target.pk) == "stored"
@@ -255,6 +255,7 @@ def test_after_a_slow_answer_the_next_push_waits_ten_times_as_long(site, played,
     target.refresh_from_db()
     assert site.held == version_of(played) and target.next_try is None  # a quick answer: the next at once
 
+    assert 0 < venue.send(played, site.url, KEY).answer_milliseconds < 1000  # the POST's own time
     assert venue.pace(99) is None and venue.pace(100) == timedelta(seconds=1)
     assert venue.pace(30_000) == timedelta(seconds=venue.PACE_CAP_SECONDS)
 
