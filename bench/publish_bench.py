@@ -26,8 +26,9 @@ organiser gets one publishing key per venue (:func:`publishing.keys.make_key`). 
    ``--hand-every`` s for ``--duration`` s, while ``--viewers`` viewers read the mirrors. The
    venues are *pushers* (``--venues-per-process`` in one process, each process a SQLite file of
    its own: 50 venue servers with their workers do not fit this 2-core machine beside the site):
-   per venue one thread saves hands through :func:`scoring.services.save_hand` and one runs the
-   worker's step (:func:`publishing.tasks.push_if_due`: the due check, the archive of exactly one
+   per venue one thread saves hands through :func:`scoring.services.save_hand` (these scorers in
+   a child process at ``--venue-nice``, default 19: the laptops' own work takes what the site
+   leaves) and one runs the worker's step (:func:`publishing.tasks.push_if_due`: the due check, the archive of exactly one
    version, the signature, the POST, the record and the back-off of :mod:`publishing.venue`) every
    second plus the worker's poll (up to a second more), as the chain does. The POST itself is timed
    (``venue._post`` wrapped): **push handling**. Each venue pushes once before the clock starts
