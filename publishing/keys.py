@@ -99,9 +99,9 @@ def make_key(user, cup=None, label: str = "") -> tuple[PublishingKey, str]:
 
 
 def _with_permission(keys):
-    """``keys`` annotated with ``may_publish``: whether the key's user holds
-    ``tournaments.add_tournament`` himself or through a group, read in the key's own query (the
-    two of Django's ``ModelBackend``, which :func:`may_make_key` asks, in one)."""
+    """``keys`` annotated with ``by_user`` and ``by_group``: whether the key's user holds
+    ``tournaments.add_tournament`` himself, or through one of his groups, read in the key's own
+    query (the two queries of Django's ``ModelBackend``, which :func:`may_make_key` asks, in one)."""
     from django.contrib.auth.models import Permission
 
     granted = Permission.objects.filter(content_type__app_label="tournaments", codename="add_tournament")

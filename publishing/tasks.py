@@ -124,7 +124,8 @@ def push_if_due(target_id: int, token: str = "") -> str:
     """One step: push target ``target_id`` if it is due (:func:`publishing.venue.push_once`).
     With ``token``, only while that chain holds the target (its hold is moved past the push's
     time-out first). Returns what happened: ``"superseded"`` (another chain holds it), ``"gone"``,
-    ``"stopped"`` (disabled or paused), ``"waiting"`` (back-off), ``"current"`` (nothing new), or
+    ``"stopped"`` (disabled or paused), ``"waiting"`` (back-off, or the pace after a slow answer),
+    ``"current"`` (nothing new), or
     the push's outcome."""
     if token and not PublishTarget.objects.filter(pk=target_id, chain=token).update(chain_until=_hold_while_pushing()):
         return "superseded"

@@ -67,8 +67,8 @@ REFUSED_FIRST_SECONDS = 60.0
 REFUSED_CAP_SECONDS = 15 * 60.0
 RETRY_AFTER_CAP_SECONDS = 5 * 60.0
 JITTER = 0.1  # each wait is up to this fraction shorter, so venues that failed together spread out
-# After an acknowledged push that took t, the next one waits until PACE_FACTOR × t have passed (from
-# a second on, at most PACE_CAP_SECONDS): a venue spends at most a tenth of its time on the site.
+# After an acknowledged push whose answer took t, the next one waits until PACE_FACTOR × t have
+# passed (from a second on, at most PACE_CAP_SECONDS): a venue keeps the site busy a tenth of its time.
 PACE_FACTOR = 10
 PACE_MIN_SECONDS = 1.0  # below this the chain's own next step (a second on) comes later anyway
 PACE_CAP_SECONDS = 20.0
