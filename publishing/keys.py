@@ -34,6 +34,8 @@ from tournaments.errors import Refused
 from .models import PublishingKey
 
 KEY_START = "tpk_"
+# Who may publish: who may create tournaments (may_make_key asks it of the user, check_key in the key's query).
+PUBLISHING_PERMISSION = "tournaments.add_tournament"
 PREFIX_LENGTH = 10
 # The longest key text looked at: a made one is 4 + 10 + 1 + 43 characters.
 MAX_KEY_LENGTH = 200
@@ -68,7 +70,7 @@ def may_make_key(user, cup=None) -> bool:
     """Whether ``user`` may make a publishing key for himself (into ``cup``, if given)."""
     if user is None or not user.is_authenticated or not user.is_active:
         return False
-    if not user.has_perm("tournaments.add_tournament"):
+    if not user.has_perm(PUBLISHING_PERMISSION):
         return False
     return cup is None or may_manage_cup(user, cup)
 
@@ -100,11 +102,12 @@ def make_key(user, cup=None, label: str = "") -> tuple[PublishingKey, str]:
 
 def _with_permission(keys):
     """``keys`` annotated with ``by_user`` and ``by_group``: whether the key's user holds
-    ``tournaments.add_tournament`` himself, or through one of his groups, read in the key's own
+    :data:`PUBLISHING_PERMISSION` himself, or through one of his groups, read in the key's own
     query (the two queries of Django's ``ModelBackend``, which :func:`may_make_key` asks, in one)."""
     from django.contrib.auth.models import Permission
 
-    granted = Permission.objects.filter(content_type__app_label="tournaments", codename="add_tournament")
+    app_label, codename = PUBLISHING_PERMISSION.split(".")
+    granted = Permission.objects.filter(content_type__app_label=app_label, codename=codename)
     return keys.annotate(
         by_user=Exists(granted.filter(user=OuterRef("user_id"))), by_group=Exists(granted.filter(group__user=OuterRef("user_id")))
     )
