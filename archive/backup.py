@@ -1226,31 +1226,39 @@ def _write_times(model, objects: list, stamps: list[dict], names: list[str]) -> 
     """Give rows just created (``objects``, as ``bulk_create`` returned them, with their ids) the
     archive's times ``stamps`` (one ``{field: aware datetime or None}`` per object, fields among
     ``names``), which creating them replaced with "now" (``auto_now_add``); a time the archive
-    lacks stays as created. One ``UPDATE … SET f = CASE pk WHEN … END WHERE pk IN (…)`` per field
-    and chunk of rows, values passed as parameters and adapted as Django adapts them, a chunk
-    within the database's limit of parameters (three per row).
+    lacks stays as created (:func:`update_by_pk`)."""
+    for name in names:
+        update_by_pk(
+            model, name,
+            [(obj.pk, connection.ops.adapt_datetimefield_value(times[name])) for obj, times in zip(objects, stamps) if times.get(name) is not None],
+        )
+
+
+def update_by_pk(model, name: str, pairs: list[tuple[int, object]]) -> None:
+    """Set field ``name`` of the rows of ``model`` to a value of each its own: ``pairs`` is
+    ``[(pk, value adapted for the database)]``; a row not named keeps its value. One ``UPDATE … SET
+    f = CASE pk WHEN … END WHERE pk IN (…)`` per chunk of rows, values passed as parameters, a
+    chunk within the database's limit of parameters (three per row); nothing is read first.
 
     Not ``bulk_update``, which writes the same statement: on the 1,000-player day of
     ``bench/backup_bench.py`` (28,000 hands) it took 7.4–9.7 s of a 17–24 s restore on SQLite and
     9.4 s of 24.5 s on PostgreSQL, building and compiling a ``When`` expression per row, where
-    this takes 0.6–0.8 s and 2.0 s (restores of 12.4–14.4 s)."""
+    this takes 0.6–0.8 s and 2.0 s (restores of 12.4–14.4 s); for a patch's eight seats it cost
+    several milliseconds of every push."""
     quote = connection.ops.quote_name
     pk = quote(model._meta.pk.column)
+    column = quote(model._meta.get_field(name).column)
     limit = connection.features.max_query_params
     size = 400 if limit is None else max(1, min(400, limit // 3))
     with connection.cursor() as cursor:
-        for name in names:
-            column = quote(model._meta.get_field(name).column)
-            pairs = [(obj.pk, times[name]) for obj, times in zip(objects, stamps) if times.get(name) is not None]
-            for start in range(0, len(pairs), size):
-                chunk = pairs[start:start + size]
-                cases = " ".join(["WHEN %s THEN %s"] * len(chunk))
-                marks = ", ".join(["%s"] * len(chunk))
-                params = [v for key, when in chunk for v in (key, connection.ops.adapt_datetimefield_value(when))]
-                cursor.execute(
-                    f"UPDATE {quote(model._meta.db_table)} SET {column} = CASE {pk} {cases} ELSE {column} END WHERE {pk} IN ({marks})",
-                    params + [key for key, _when in chunk],
-                )
+        for start in range(0, len(pairs), size):
+            chunk = pairs[start:start + size]
+            cases = " ".join(["WHEN %s THEN %s"] * len(chunk))
+            marks = ", ".join(["%s"] * len(chunk))
+            cursor.execute(
+                f"UPDATE {quote(model._meta.db_table)} SET {column} = CASE {pk} {cases} ELSE {column} END WHERE {pk} IN ({marks})",
+                [v for pair in chunk for v in pair] + [key for key, _value in chunk],
+            )
 
 
 def _match_players(rows: list[dict]) -> dict[int, int]:

@@ -267,10 +267,8 @@ def apply_patch(patch: CheckedPatch) -> None:
             ids["hands"].update(backup._reserve_hand_ids(checked.deleted_hands, ids["tables"]))
         model, links = parts[key]
         backup.write_rows(key, model, links, checked.data[key], ids, checked.users, {})
-    # The changed tables' seats, all of them (a few rows) in one statement, without reading them first.
-    Seat.objects.bulk_update(
-        [Seat(pk=row["id"], score=row["score"], substitute_score=row["substitute_score"]) for row in checked.data["seats"]],
-        ["score", "substitute_score"],
-    )
+    # The changed tables' seats, all of them (a few rows), without reading them first.
+    for name in ("score", "substitute_score"):
+        backup.update_by_pk(Seat, name, [(row["id"], int(row[name])) for row in checked.data["seats"]])
     Tournament.objects.filter(pk=patch.copy_id).update(data_version=patch.version, layout_version=patch.version)
 

@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from scoring.cups.roles import may_manage_cup
 from tournaments.errors import Refused
+from tournaments.versioning import PreparedQuery
 
 from .models import PublishingKey
 
@@ -100,30 +101,37 @@ def make_key(user, cup=None, label: str = "") -> tuple[PublishingKey, str]:
     raise KeyRefused(_("No key could be made; try again."))  # pragma: no cover
 
 
-def _with_permission(keys):
-    """``keys`` annotated with ``by_user`` and ``by_group``: whether the key's user holds
-    :data:`PUBLISHING_PERMISSION` himself, or through one of his groups, read in the key's own
-    query (the two queries of Django's ``ModelBackend``, which :func:`may_make_key` asks, in one)."""
+def _permission_query(user_id):
+    """Whether user ``user_id`` holds :data:`PUBLISHING_PERMISSION` himself, or through one of his
+    groups: one row ``(by_user, by_group)`` (the two queries of Django's ``ModelBackend``, which
+    :func:`may_make_key` asks, in one)."""
+    from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Permission
 
     app_label, codename = PUBLISHING_PERMISSION.split(".")
     granted = Permission.objects.filter(content_type__app_label=app_label, codename=codename)
-    return keys.annotate(
-        by_user=Exists(granted.filter(user=OuterRef("user_id"))), by_group=Exists(granted.filter(group__user=OuterRef("user_id")))
+    return (
+        get_user_model().objects.filter(pk=user_id).order_by()
+        .values_list(Exists(granted.filter(user=OuterRef("pk"))), Exists(granted.filter(group__user=OuterRef("pk"))))
     )
+
+
+# Compiled (and on PostgreSQL planned) once per connection: building and planning it took
+# several times the key's own query, on every push.
+_PERMISSION = PreparedQuery(_permission_query, arity=1)
 
 
 def check_key(presented: str | None) -> PublishingKey:
     """The stored key of the key text ``presented`` (with its user and cup loaded). Raises
     :class:`KeyRefused`: 401 for no key, a malformed one or one this site does not have, 403 for
     a revoked key or one whose user can no longer publish (inactive, no longer an organiser: as
-    :func:`may_make_key` says, in the key's one query). The hashes are compared in constant time,
-    also when no key has the prefix."""
+    :func:`may_make_key` says, read in one prepared query). The hashes are compared in constant
+    time, also when no key has the prefix."""
     presented = presented or ""
     prefix = prefix_of(presented)
     found = None
     if prefix is not None:
-        found = _with_permission(PublishingKey.objects.select_related("user", "cup").filter(prefix=prefix)).first()
+        found = PublishingKey.objects.select_related("user", "cup").filter(prefix=prefix).first()
     # Always one comparison of two SHA-256 hex digests, whatever was found.
     expected = found.secret_hash if found is not None else _STAND_IN_HASH
     matches = hmac.compare_digest(digest(presented[:MAX_KEY_LENGTH]), expected)
@@ -132,7 +140,7 @@ def check_key(presented: str | None) -> PublishingKey:
     if found.revoked is not None:
         raise KeyRefused(_("This publishing key was revoked: make a new one on the site's “Publishing keys” page."), status=403, key=found)
     user = found.user
-    if not (user.is_active and (user.is_superuser or found.by_user or found.by_group)):
+    if not (user.is_active and (user.is_superuser or any(_PERMISSION.rows(user.pk)[0]))):
         raise KeyRefused(_("The organiser of this publishing key may no longer publish tournaments on this site."), status=403, key=found)
     return found
 
