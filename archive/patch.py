@@ -241,8 +241,10 @@ def apply_patch(patch: CheckedPatch) -> None:
     """Write a checked patch into its copy, inside the caller's transaction (which should hold
     the copy's lock): the changed tables' hands, their history, flags and confirmations replaced
     by the patch's (written as a restore writes them: their own times, a deleted hand's history
-    under a fresh id, no user linked), their seats' round scores set, and the copy's data and
-    layout versions set to the patch's version (each page of a mirror says its version). Plain
+    under a fresh id, no user linked), their seats' round scores set, and the copy's data version
+    set to the patch's version. Its layout version stays: a patch changes hands only, so the
+    pages that show none (the seating, the rules) keep their content, and only their note of the
+    mirror's version and time is new (:func:`tournaments.versioning.with_mirror_version`). Plain
     ``DELETE`` statements: replacing a hand leaves no history entry of its own."""
     from scoring.models import Hand, HandFlag, SheetConfirmation
     from tournaments.models import Seat, Tournament
@@ -270,5 +272,5 @@ def apply_patch(patch: CheckedPatch) -> None:
     # The changed tables' seats, all of them (a few rows), without reading them first.
     for name in ("score", "substitute_score"):
         backup.update_by_pk(Seat, name, [(row["id"], int(row[name])) for row in checked.data["seats"]])
-    Tournament.objects.filter(pk=patch.copy_id).update(data_version=patch.version, layout_version=patch.version)
+    Tournament.objects.filter(pk=patch.copy_id).update(data_version=patch.version)
 

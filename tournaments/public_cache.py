@@ -11,6 +11,12 @@ version (:func:`layout_version`), a table's score sheet by the layout version an
 (:func:`scoring.services.tables.sheet_page_version`), so a hand saved at one table leaves them
 as the viewers have them.
 
+A read-only mirror's every page names the mirror's version and when it came (its note,
+``templates/mirror_note.html``), so its seating, rules and score sheets are pages of each data
+version too (:func:`~tournaments.versioning.with_mirror_version`); their content is rendered once
+per content version all the same and kept without the note, and a new version only puts its note
+in (:meth:`CachedPublicPage._rendered`): a push of a few hands leaves the seating as it was.
+
 Only anonymous requests are cached: a logged-in user's pages carry forms with his own CSRF token and
 director buttons. A request with messages waiting (a flash after a redirect) is rendered fresh too.
 
@@ -50,13 +56,14 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware.gzip import re_accepts_gzip
+from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.text import compress_string
 from django.utils.translation import get_language
 
 from . import ratelimits
-from .models import Table
-from .versioning import PreparedQuery, current_stamp, stamp
+from .models import Table, Tournament
+from .versioning import PreparedQuery, current_stamp, stamp, without_mirror_version
 
 # A page being rendered is marked for at most RENDER_LOCK_S (a worker killed mid-render leaves the
 # mark to expire); others wait up to RENDER_WAIT_S for it (a 1,000-player standings page takes
@@ -219,6 +226,17 @@ class RecentPages:
 recent_pages = RecentPages()
 
 
+def mirror_note(tournament_id: int) -> bytes | None:
+    """The note a page of the read-only mirror ``tournament_id`` shows (where it is run from,
+    when its version came and which, ``templates/mirror_note.html``, as ``base.html`` renders it
+    in the active language), encoded as the page is; ``None`` when it is no mirror (any more).
+    One query."""
+    tournament = Tournament.objects.select_related("mirror").filter(pk=tournament_id).exclude(mirrored_from="").first()
+    if tournament is None:
+        return None
+    return render_to_string("mirror_note.html", {"tournament": tournament}).encode(settings.DEFAULT_CHARSET)
+
+
 class CachedPublicPage:
     """View mixin: answer anonymous GETs from the cache, keyed by the data version.
 
@@ -277,9 +295,7 @@ class CachedPublicPage:
                 cache.delete(rendering)
             return ratelimits.too_many_requests(request, wait)
         try:
-            response = super().dispatch(request, *args, **kwargs)
-            if hasattr(response, "render") and callable(response.render):
-                response = response.render()
+            response = self._rendered(request, found, fragment, query, *args, **kwargs)
             if response.status_code == 200 and not response.streaming:
                 page = stored_page(response.content, response["Content-Type"])
                 cache.set(key, page)
@@ -291,6 +307,36 @@ class CachedPublicPage:
         finally:
             if owner:
                 cache.delete(rendering)
+
+    def _render(self, request, *args, **kwargs) -> HttpResponse:
+        response = super().dispatch(request, *args, **kwargs)
+        if hasattr(response, "render") and callable(response.render):
+            response = response.render()
+        return response
+
+    def _rendered(self, request, found: tuple[int, str], fragment: str, query: str, *args, **kwargs) -> HttpResponse:
+        """The page rendered for the cache. A mirror's page whose content is keyed by less than
+        its data version (``found`` made by :func:`~tournaments.versioning.with_mirror_version`:
+        the seating, the rules, a score sheet) is rendered once per content version: its
+        rendering is kept without the mirror's note (its version and time,
+        ``templates/mirror_note.html``) under the content's key, and each new version of the
+        mirror gets it with the note of now put in (one query for the note instead of the
+        page's). A rendering in which the note of now is not found once (a push came between the
+        note and the page) is sent as it is and not kept."""
+        content_stamp, of_mirror = without_mirror_version(found[1])
+        if not of_mirror:
+            return self._render(request, *args, **kwargs)
+        key = self._key((found[0], content_stamp), get_language(), fragment, query) + ":without-note"
+        note = mirror_note(found[0])
+        kept = cache.get(key) if note is not None else None
+        if kept is not None:
+            before, after, content_type = kept
+            return HttpResponse(before + note + after, content_type=content_type)
+        response = self._render(request, *args, **kwargs)
+        if note is not None and response.status_code == 200 and not response.streaming and response.content.count(note) == 1:
+            before, _note, after = response.content.partition(note)
+            cache.set(key, (before, after, response["Content-Type"]))
+        return response
 
     def unrendered_answer(self, language: str, fragment: str) -> tuple[int, str, bytes, str | None, str | None] | None:
         """What :meth:`dispatch` answers to an anonymous GET or HEAD with no message waiting

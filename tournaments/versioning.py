@@ -223,24 +223,51 @@ def _preparing_cursor_class():
 
 
 _STAMPS = {
-    layout: PreparedQuery(
-        lambda pk, field=("layout_version" if layout else "data_version"): Tournament.objects.filter(pk=pk).order_by().values_list(field, "created"),
+    False: PreparedQuery(lambda pk: Tournament.objects.filter(pk=pk).order_by().values_list("data_version", "created"), arity=1),
+    True: PreparedQuery(
+        lambda pk: Tournament.objects.filter(pk=pk).order_by().values_list("layout_version", "created", "data_version", "mirrored_from"),
         arity=1,
-    )
-    for layout in (False, True)
+    ),
 }
+
+# Between a page's own stamp and the data version of a mirror, whose every page names it.
+MIRROR_MARK = "~"
+
+
+def with_mirror_version(page_stamp: str, data_version: int, mirrored_from: str) -> str:
+    """``page_stamp`` of a page keyed by less than the data version (the layout stamp, a score
+    sheet's), for a read-only mirror (``mirrored_from`` not empty) followed by
+    :data:`MIRROR_MARK` and its data version: every page of a mirror says which version it is
+    and when it came (``templates/mirror_note.html``), so each version is a page of its own for
+    the cache and the browser. The page's content stays that of ``page_stamp``
+    (:func:`without_mirror_version`), which :class:`~tournaments.public_cache.CachedPublicPage`
+    keeps once and gives the new note per version. Other tournaments: ``page_stamp`` as it is."""
+    return f"{page_stamp}{MIRROR_MARK}{data_version}" if mirrored_from else page_stamp
+
+
+def without_mirror_version(page_stamp: str) -> tuple[str, bool]:
+    """``(the stamp of the page's content, whether it names a mirror's version)`` of a stamp
+    :func:`with_mirror_version` made."""
+    content, mark, _version = page_stamp.partition(MIRROR_MARK)
+    return content, bool(mark)
 
 
 def current_stamp(tournament_id: int, *, layout: bool = False) -> str | None:
-    """:func:`stamp` of the tournament as committed now (of its layout version with ``layout``),
-    ``None`` if there is no such tournament. One query, compiled once (:class:`PreparedQuery`);
-    none in an early answer while this process keeps the stamp (:mod:`tournaments.version_watch`)."""
+    """:func:`stamp` of the tournament as committed now (of its layout version with ``layout``,
+    with a mirror's data version: :func:`with_mirror_version`), ``None`` if there is no such
+    tournament. One query, compiled once (:class:`PreparedQuery`); none in an early answer while
+    this process keeps the stamp (:mod:`tournaments.version_watch`)."""
     return version_watch.kept(("t", tournament_id, layout), lambda: _read_stamp(tournament_id, layout))
 
 
 def _read_stamp(tournament_id: int, layout: bool) -> tuple[str, tuple[int]] | None:
     rows = _STAMPS[layout].rows(tournament_id)
-    return None if not rows else (("L" if layout else "") + stamp(*rows[0]), (tournament_id,))
+    if not rows:
+        return None
+    if not layout:
+        return stamp(*rows[0]), (tournament_id,)
+    version, created, data_version, mirrored_from = rows[0]
+    return with_mirror_version("L" + stamp(version, created), data_version, mirrored_from), (tournament_id,)
 
 
 def _player_tournaments(tournament_id, registration_id) -> QuerySet:

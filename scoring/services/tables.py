@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import actions
 from tournaments.models import Round, Table
-from tournaments.versioning import PreparedQuery, stamp, touch, touch_table
+from tournaments.versioning import PreparedQuery, stamp, touch, touch_table, with_mirror_version
 
 from ..models import Hand, HandFlag, SheetConfirmation
 from .context import lock_open_table, seat_name, table_info
@@ -168,7 +168,10 @@ _SHEET_PAGE_STAMP = PreparedQuery(
     .annotate(
         versions=Subquery(history_counts(table_id=OuterRef("pk")).values("versions"), output_field=IntegerField())
     )
-    .values_list("round__tournament_id", "round__tournament__layout_version", "round__tournament__created", "versions"),
+    .values_list(
+        "round__tournament_id", "round__tournament__layout_version", "round__tournament__created", "versions",
+        "round__tournament__data_version", "round__tournament__mirrored_from",
+    ),
     arity=1,
 )
 
@@ -184,12 +187,13 @@ def sheet_page_version(table_id: int) -> tuple[int, str] | None:
     :func:`sheet_version` (the entries in its hands' history: every write of one of its hands
     adds one), not the tournament's data version: a hand saved at another table leaves this
     sheet cached, and a phone following it gets ``304`` until its own table changes. The stamp
-    is ``"S<layout stamp>.<sheet version>"``."""
+    is ``"S<layout stamp>.<sheet version>"`` (for a mirror followed by its data version, which
+    its note names: :func:`~tournaments.versioning.with_mirror_version`)."""
     rows = _SHEET_PAGE_STAMP.rows(table_id)
     if not rows:
         return None
-    tournament_id, layout, created, versions = rows[0]
-    return tournament_id, f"S{stamp(layout, created)}.{versions or 0}"
+    tournament_id, layout, created, versions, data_version, mirrored_from = rows[0]
+    return tournament_id, with_mirror_version(f"S{stamp(layout, created)}.{versions or 0}", data_version, mirrored_from)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ import hashlib
 import json
 
 import pytest
+from django.core.cache import cache
 
 from archive import backup, patch
 from publishing import venue
@@ -17,6 +18,7 @@ from scoring.models import Hand, HandFlag
 from scoring.services import delete_hand
 from scoring.services.tables import flag_hand
 from tournaments import services
+from tournaments import views_public
 from tournaments.models import Seat, Table
 
 from .test_site_push import key, organiser, play, push  # noqa: F401  (key, organiser: fixtures)
@@ -109,6 +111,31 @@ def test_a_hands_only_change_is_a_patch_written_into_the_same_copy(client, key, 
         shown = client.get(page)  # also those that show no changed hand: each names the mirror's version
         assert shown.status_code == 200 and f"version {venue_day.data_version}" in shown.content.decode(), page
     assert [log.outcome for log in PushLog.objects.order_by("at", "pk")] == ["stored", "stored"]
+
+
+def test_after_a_patch_the_seating_is_not_read_again_only_its_note_is_new(client, key, venue_day, english, monkeypatch):
+    _answer, first = send(client, key[1], venue_day)
+    copy = Mirror.objects.get().tournament
+    page = f"/t/{copy.pk}/round/1/"
+    before = client.get(page)
+    assert f"version {first.version}" in before.content.decode()
+    read = []
+    seating = views_public.round_seating
+    monkeypatch.setattr(views_public, "round_seating", lambda rnd: read.append(rnd.number) or seating(rnd))
+
+    play(tables_of(venue_day)[0], 1, seed=3)
+    venue_day.refresh_from_db()
+    _answer, second = send(client, key[1], venue_day, since=first.stored)
+    assert second.base == first.version  # a patch: hands only
+
+    after = client.get(page)
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]  # a new version for the browser
+    shown = after.content.decode()
+    assert f"version {second.version}" in shown and f"version {first.version}" not in shown
+    assert read == []  # the seating was kept: only the note of the new version was put in
+    cache.clear()
+    whole = client.get(page)
+    assert read == [1] and whole.content == after.content  # the same page as a full render gives
 
 
 def test_patch_after_patch_follows_the_venue(client, key, venue_day):
