@@ -29,7 +29,7 @@ reason (translated) and changing nothing:
 A patch is written in one transaction too (:func:`_take_patch`): the mirror row locked, its
 owner, version and base checked again under the lock, the changed tables' hands replaced in the
 copy (:func:`archive.patch.apply_patch`), the mirror's version set. The copy keeps its id and
-every address; its data and layout versions become the patch's version.
+every address; its data version becomes the patch's version (its layout version stays).
 
 Otherwise, one transaction: the :class:`~publishing.models.Mirror` row is locked (``select_for_update``;
 made on the first push, so two first pushes at once take turns as well), the owner and version

@@ -22,9 +22,11 @@ for the few milliseconds of their transaction.
 A read-only mirror (``Tournament.mirrored_from`` not empty: a copy a venue publishes to this site,
 :mod:`publishing`) is never changed here: :func:`touch` and :func:`touch_table` leave its row
 alone and raise :class:`MirrorReadOnly`, so every command, which touches first, changes nothing
-of it. Its copy is written whole by the publishing, which touches nothing. Only a change of the
-player register (:func:`touch_players`: a name on the pages of every tournament the player
-played) bumps a mirror's version too: the register is this site's own.
+of it. Its copy is written whole by the publishing, which touches nothing; a patch of hands
+(:mod:`archive.patch`) moves its data version alone. Only a change of the player register
+(:func:`touch_players`: a name on the pages of every tournament the player played) bumps a
+mirror's versions too: the register is this site's own. Every page of a mirror names its data
+version, so the stamps of its pages keyed by less carry it too (:func:`with_mirror_version`).
 """
 
 from __future__ import annotations
