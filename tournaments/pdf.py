@@ -18,6 +18,7 @@ import resource
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from io import BytesIO
 
@@ -122,7 +123,14 @@ class _Pool:
         return self
 
     def submit(self, fn, *args) -> Future:
-        return self.executor.submit(fn, *args)
+        """The executor's ``submit``; raises ``BrokenProcessPool`` when a child died, also when
+        no new child can be started: the executor's own ``submit`` starts the next child and
+        then fails with ``OSError`` (``EBADF`` from the fork server, seen after a child died on a
+        loaded machine; no memory or processes left)."""
+        try:
+            return self.executor.submit(fn, *args)
+        except OSError as error:
+            raise BrokenProcessPool(f"the print's process pool broke: {error}") from error
 
     def abandon(self, future: Future) -> None:
         if not future.cancel():

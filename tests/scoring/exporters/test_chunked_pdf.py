@@ -4,6 +4,7 @@ of a few tables), compared page by page as text with a single-document render of
 printed with a small chunk size, so that it really splits. A child that dies fails the export; it
 never hangs."""
 
+import errno
 import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -94,6 +95,19 @@ def test_a_child_that_dies_fails_the_print_instead_of_hanging():
     with pytest.raises(BrokenProcessPool):
         with pdf._Pool(2) as pool:
             pool.submit(os._exit, 9).result(timeout=120)
+
+
+def test_a_child_that_cannot_be_started_is_a_broken_pool_too(monkeypatch):
+    """After a child died on a loaded machine the next start through the fork server failed with
+    EBADF: the print fails with the same BrokenProcessPool as for the dead child."""
+
+    def no_child(self, fn, *args):
+        raise OSError(errno.EBADF, "Bad file descriptor")
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", no_child)
+    with pytest.raises(BrokenProcessPool, match="Bad file descriptor"):
+        with pdf._Pool(2) as pool:
+            pool.submit(os._exit, 9)
 
 
 @pytest.mark.django_db
