@@ -35,7 +35,7 @@ from tournaments.versioning import PreparedQuery
 from .models import PublishingKey
 
 KEY_START = "tpk_"
-# Who may publish: who may create tournaments (may_make_key asks it of the user, check_key in the key's query).
+# Who may publish: who may create tournaments (may_make_key asks it of the user, check_key in _PERMISSION).
 PUBLISHING_PERMISSION = "tournaments.add_tournament"
 PREFIX_LENGTH = 10
 # The longest key text looked at: a made one is 4 + 10 + 1 + 43 characters.
