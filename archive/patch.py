@@ -40,6 +40,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.db import connection
@@ -144,6 +146,61 @@ def _stamps_of(value) -> dict[str, int] | None:
     return {k: v for k, v in value.items() if v}
 
 
+@dataclass(frozen=True)
+class CopyLayout:
+    """A copy's rows that only a whole archive changes (its layout version stays with a patch), as
+    the archive's checker reads them: its rounds (rows, by id), tables (row by id), the tables'
+    ids by name (:func:`table_key`), seats (rows by table id, by id), the registrations and players
+    its seats name (row by id). Shared: never change one; copy what is to be changed."""
+
+    rounds: list
+    tables: dict
+    found: dict
+    seats: dict
+    registrations: dict
+    players: dict
+
+
+_LAYOUTS: OrderedDict = OrderedDict()
+_LAYOUTS_KEPT = 64  # copies whose layout this process keeps (the most recently patched)
+_layouts_lock = threading.Lock()
+
+
+def copy_layout(copy) -> CopyLayout:
+    """The :class:`CopyLayout` of ``copy`` (a :class:`~tournaments.models.Tournament` as read with
+    its mirror): read from the database (five queries) the first time, then kept in this process
+    under the copy's id, creation time and layout version, which a whole archive changes (it makes
+    a new copy) and a patch does not (:func:`apply_patch`). A mirror patched every few seconds is
+    checked without reading its rounds, tables, seats, registrations and players each time."""
+    from tournaments.models import Player, Registration, Round, Seat, Table
+
+    key = (copy.pk, copy.created, copy.layout_version)
+    with _layouts_lock:
+        layout = _LAYOUTS.get(key)
+        if layout is not None:
+            _LAYOUTS.move_to_end(key)
+            return layout
+    rounds = backup._rows(Round, tournament_id=copy.pk)
+    round_numbers = {row["id"]: row["number"] for row in rounds}
+    tables = {row["id"]: row for row in backup._rows(Table, round__tournament_id=copy.pk)}
+    seats: dict[int, list] = {}
+    for row in backup._rows(Seat, table__round__tournament_id=copy.pk):
+        seats.setdefault(row["table_id"], []).append(row)
+    named = {row[name] for rows in seats.values() for row in rows for name in ("registration_id", "substitute_id") if row[name] is not None}
+    registrations = {row["id"]: row for row in backup._rows(Registration, pk__in=named)}
+    players = {row["id"]: row for row in Player.objects.filter(pk__in={row["player_id"] for row in registrations.values()}).order_by("pk").values("id", "name", "club")}
+    layout = CopyLayout(
+        rounds=rounds, tables=tables, seats=seats, registrations=registrations, players=players,
+        found={table_key(round_numbers[row["round_id"]], row["number"]): pk for pk, row in tables.items()},
+    )
+    with _layouts_lock:
+        _LAYOUTS[key] = layout
+        _LAYOUTS.move_to_end(key)
+        while len(_LAYOUTS) > _LAYOUTS_KEPT:
+            _LAYOUTS.popitem(last=False)
+    return layout
+
+
 def check_patch(content: bytes, copy, uid: str, version: int, base_version: int) -> CheckedPatch:
     """Check the patch ``content`` (see the module) of the tournament ``uid`` from
     ``base_version`` to ``version`` against ``copy`` (a :class:`~tournaments.models.Tournament`
@@ -151,8 +208,9 @@ def check_patch(content: bytes, copy, uid: str, version: int, base_version: int)
     :class:`PatchDoesNotFit` when the copy is not the patch's base (its sheet stamps, a table
     or its seats differ), :class:`archive.backup.BackupRefused` (with its ``part``) for a patch
     an archive's checks refuse or whose envelope does not name ``uid``, ``version`` and
-    ``base_version``. Reads the copy's rows: about ten queries."""
-    from tournaments.models import Player, Registration, Round, Seat, Table, Tournament
+    ``base_version``. Asks one query (the copy's sheet stamps), and the five of
+    :func:`copy_layout` the first time a copy's layout is checked in this process."""
+    from tournaments.models import Tournament
 
     envelope, data = backup._read(content, FORMAT)
     if envelope.get("uid") != uid:
@@ -171,10 +229,8 @@ def check_patch(content: bytes, copy, uid: str, version: int, base_version: int)
     tables = data.get("tables")
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise backup.BackupRefused(_("The patch has no list of tables. Nothing was stored."))
-    rounds = backup._rows(Round, tournament_id=copy.pk)
-    round_numbers = {row["id"]: row["number"] for row in rounds}
-    copy_table_rows = {row["id"]: row for row in backup._rows(Table, round__tournament_id=copy.pk)}
-    found = {table_key(round_numbers[row["round_id"]], row["number"]): row["id"] for row in copy_table_rows.values()}
+    layout = copy_layout(copy)
+    found = layout.found
     to_copy: dict[int, int] = {}
     patched_seats: dict[int, dict[int, dict]] = {}
     for table in tables:
@@ -201,7 +257,7 @@ def check_patch(content: bytes, copy, uid: str, version: int, base_version: int)
             row["table_id"] = to_copy[table_id]
 
     copy_tables = sorted(to_copy.values())
-    seat_rows = backup._rows(Seat, table_id__in=copy_tables)
+    seat_rows = sorted((dict(row) for pk in copy_tables for row in layout.seats.get(pk, ())), key=lambda row: row["id"])
     for row in seat_rows:
         given = patched_seats[row["table_id"]].pop(row["position"], None)
         if given is None:
@@ -210,15 +266,15 @@ def check_patch(content: bytes, copy, uid: str, version: int, base_version: int)
     if any(patched_seats.values()):
         raise PatchDoesNotFit(_("The seats of a table of the patch are not the copy's: the whole archive is needed."))
     registration_ids = {row[name] for row in seat_rows for name in ("registration_id", "substitute_id") if row[name] is not None}
-    registrations = backup._rows(Registration, pk__in=registration_ids)
-    tournament = backup._rows(Tournament, pk=copy.pk)[0]
+    registrations = [layout.registrations[pk] for pk in sorted(registration_ids)]
+    tournament = {name: getattr(copy, name) for name in backup._fields(Tournament)}
     tournament.update(uid=uid, data_version=version)
     checked_data = {
         "tournament": tournament,
-        "players": list(Player.objects.filter(pk__in={row["player_id"] for row in registrations}).order_by("pk").values("id", "name", "club")),
+        "players": [layout.players[pk] for pk in sorted({row["player_id"] for row in registrations})],
         "registrations": registrations,
-        "rounds": rounds,
-        "tables": [copy_table_rows[pk] for pk in copy_tables],
+        "rounds": layout.rounds,
+        "tables": [layout.tables[pk] for pk in copy_tables],
         "seats": seat_rows,
         **{part: data[part] for part in PARTS},
         "actions": [],

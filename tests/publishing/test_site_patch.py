@@ -19,7 +19,7 @@ from scoring.services import delete_hand
 from scoring.services.tables import flag_hand
 from tournaments import services
 from tournaments import views_public
-from tournaments.models import Seat, Table
+from tournaments.models import Player, Seat, Table
 
 from .test_site_push import key, organiser, play, push  # noqa: F401  (key, organiser: fixtures)
 
@@ -157,6 +157,34 @@ def test_a_layout_change_is_sent_whole(client, key, venue_day):
     assert again.base is None and answer.json()["status"] == "stored"
     copy = Mirror.objects.get().tournament
     assert HandFlag.objects.filter(hand__table__round__tournament=copy).count() == 1
+
+
+def test_after_a_substitute_is_seated_the_patches_are_checked_against_the_new_seats(client, key, venue_day):
+    """The site keeps a copy's seats and names between patches; a substitute (a change of the
+    layout, sent whole) makes a new copy, and the next patches, the substitute's hands among them,
+    are checked against its seats, not the old copy's."""
+    _answer, snap = send(client, key[1], venue_day)
+    play(tables_of(venue_day)[0], 1, seed=21)
+    venue_day.refresh_from_db()
+    answer, snap = send(client, key[1], venue_day, since=snap.stored)
+    assert answer.json()["status"] == "stored" and snap.base is not None
+    old_copy = Mirror.objects.get().tournament_id
+
+    substitute = services.register(venue_day, Player.objects.create(name="Ersatz Maier", club="Imst"))
+    seat = tables_of(venue_day)[0].seats.get(position=2)
+    services.seat_substitute(seat, substitute)
+    venue_day.refresh_from_db()
+    answer, snap = send(client, key[1], venue_day, since=snap.stored)
+    assert answer.json()["status"] == "stored" and snap.base is None  # sent whole: a new copy
+    for seed in (22, 23):
+        play(tables_of(venue_day)[0], 1, seed=seed)  # the substitute plays
+        venue_day.refresh_from_db()
+        answer, snap = send(client, key[1], venue_day, since=snap.stored)
+        assert answer.status_code == 200 and answer.json()["status"] == "stored" and snap.base is not None, answer.content
+    copy = Mirror.objects.get().tournament
+    assert copy.pk != old_copy
+    assert hands_of(copy) == hands_of(venue_day)
+    assert Seat.objects.get(table__round__tournament=copy, table__number=1, position=2).substitute.player.name == "Ersatz Maier"
 
 
 def test_a_patch_of_another_version_than_the_mirrors_is_409_and_changes_nothing(client, key, venue_day, english):
