@@ -130,14 +130,19 @@ def tables_with_counts(tournament: Tournament, round_id: int | None = None) -> l
 def table_counts(tournament: Tournament) -> list[tuple[int, int, int, int, int]]:
     """Every table of ``tournament`` as a plain row ``(pk, number, round id, seats, hands
     entered)`` in round and table order: :func:`tables_with_counts` without building a model
-    object per table (three queries)."""
-    in_t = Table.objects.filter(round__tournament=tournament)
-    played = dict(in_t.filter(hands__isnull=False).values_list("pk").annotate(n=Count("hands")))
-    sizes = dict(in_t.filter(seats__isnull=False).values_list("pk").annotate(n=Count("seats")))
-    return [
-        (pk, number, round_id, sizes.get(pk, 0), played.get(pk, 0))
-        for pk, number, round_id in in_t.order_by("round__number", "number").values_list("pk", "number", "round_id")
-    ]
+    object per table (one query: each count a subquery of the table's own rows)."""
+    return list(
+        Table.objects.filter(round__tournament=tournament)
+        .annotate(seat_count=_per_table(Seat), hand_count=_per_table(Table._meta.get_field("hands").related_model))
+        .order_by("round__number", "number")
+        .values_list("pk", "number", "round_id", "seat_count", "hand_count")
+    )
+
+
+def _per_table(model) -> models.Expression:
+    """How many rows of ``model`` name the outer query's table (0 for none), as a subquery."""
+    rows = model.objects.filter(table=models.OuterRef("pk")).order_by().values("table").annotate(n=Count("pk")).values("n")
+    return models.functions.Coalesce(models.Subquery(rows, output_field=models.IntegerField()), 0)
 
 
 def register(tournament: Tournament, player: Player, user=None) -> Registration:

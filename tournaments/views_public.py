@@ -26,6 +26,9 @@ class TournamentDetailView(CachedPublicPage, DetailView):
     template_name = "tournaments/tournament_detail.html"
     context_object_name = "tournament"
 
+    def get_queryset(self):
+        return Tournament.objects.select_related("oe_finale")  # the page links it when there is one
+
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         t = self.object
