@@ -1227,18 +1227,18 @@ def _write_times(model, objects: list, stamps: list[dict], names: list[str]) -> 
     archive's times ``stamps`` (one ``{field: aware datetime or None}`` per object, fields among
     ``names``), which creating them replaced with "now" (``auto_now_add``); a time the archive
     lacks stays as created (:func:`update_by_pk`)."""
-    for name in names:
-        update_by_pk(
-            model, name,
-            [(obj.pk, connection.ops.adapt_datetimefield_value(times[name])) for obj, times in zip(objects, stamps) if times.get(name) is not None],
-        )
+    update_by_pk(model, {
+        name: [(obj.pk, connection.ops.adapt_datetimefield_value(times[name])) for obj, times in zip(objects, stamps) if times.get(name) is not None]
+        for name in names
+    })
 
 
-def update_by_pk(model, name: str, pairs: list[tuple[int, object]]) -> None:
-    """Set field ``name`` of the rows of ``model`` to a value of each its own: ``pairs`` is
-    ``[(pk, value adapted for the database)]``; a row not named keeps its value. One ``UPDATE … SET
-    f = CASE pk WHEN … END WHERE pk IN (…)`` per chunk of rows, values passed as parameters, a
-    chunk within the database's limit of parameters (three per row); nothing is read first.
+def update_by_pk(model, values: dict[str, list[tuple[int, object]]]) -> None:
+    """Set fields of rows of ``model`` to values of each row's own: ``values`` is ``{field name:
+    [(pk, value adapted for the database)]}``; a row or a field of a row not named keeps its value.
+    One ``UPDATE … SET f = CASE pk WHEN … END, g = CASE pk WHEN … END WHERE pk IN (…)`` per chunk of
+    rows (all fields in one statement), values passed as parameters, a chunk within the database's
+    limit of parameters; nothing is read first.
 
     Not ``bulk_update``, which writes the same statement: on the 1,000-player day of
     ``bench/backup_bench.py`` (28,000 hands) it took 7.4–9.7 s of a 17–24 s restore on SQLite and
@@ -1247,17 +1247,23 @@ def update_by_pk(model, name: str, pairs: list[tuple[int, object]]) -> None:
     several milliseconds of every push."""
     quote = connection.ops.quote_name
     pk = quote(model._meta.pk.column)
-    column = quote(model._meta.get_field(name).column)
+    given = {name: dict(pairs) for name, pairs in values.items() if pairs}
+    keys = sorted({key for pairs in given.values() for key in pairs})
     limit = connection.features.max_query_params
-    size = 400 if limit is None else max(1, min(400, limit // 3))
+    size = 400 if limit is None else max(1, min(400, limit // (2 * len(given) + 1)))
     with connection.cursor() as cursor:
-        for start in range(0, len(pairs), size):
-            chunk = pairs[start:start + size]
-            cases = " ".join(["WHEN %s THEN %s"] * len(chunk))
-            marks = ", ".join(["%s"] * len(chunk))
+        for start in range(0, len(keys), size):
+            chunk = keys[start:start + size]
+            sets, params = [], []
+            for name, by_key in given.items():
+                named = [key for key in chunk if key in by_key]
+                if named:
+                    column = quote(model._meta.get_field(name).column)
+                    sets.append(f"{column} = CASE {pk} {' '.join(['WHEN %s THEN %s'] * len(named))} ELSE {column} END")
+                    params.extend(v for key in named for v in (key, by_key[key]))
             cursor.execute(
-                f"UPDATE {quote(model._meta.db_table)} SET {column} = CASE {pk} {cases} ELSE {column} END WHERE {pk} IN ({marks})",
-                [v for pair in chunk for v in pair] + [key for key, _value in chunk],
+                f"UPDATE {quote(model._meta.db_table)} SET {', '.join(sets)} WHERE {pk} IN ({', '.join(['%s'] * len(chunk))})",
+                params + chunk,
             )
 
 
