@@ -178,6 +178,9 @@ class StandingsView(CachedPublicPage, DetailView):
         after = whole_number(self.request.GET.get("after"))
         return {} if after is None else {"after": after}
 
+    def get_queryset(self):
+        return Tournament.objects.select_related("mirror")  # a mirror's note names its version
+
     def get_context_data(self, **kwargs):
         after = drawn_round_after(self.object.pk, self.request.GET.get("after"))  # before any ranking
         ctx = super().get_context_data(**kwargs)

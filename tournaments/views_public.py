@@ -27,7 +27,8 @@ class TournamentDetailView(CachedPublicPage, DetailView):
     context_object_name = "tournament"
 
     def get_queryset(self):
-        return Tournament.objects.select_related("oe_finale")  # the page links it when there is one
+        # The page links the Ö-Finale when there is one, and a mirror's note names its version.
+        return Tournament.objects.select_related("oe_finale", "mirror")
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)

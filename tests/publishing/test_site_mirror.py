@@ -181,3 +181,20 @@ def test_the_api_names_a_mirror_by_the_venues_identifier_in_every_version(client
     assert listed() == [str(venue.uid)]
     copy = Mirror.objects.get().tournament
     assert client.get(f"/api/v1/tournaments/{copy.pk}/").json()["uid"] == str(venue.uid)
+
+
+@pytest.mark.parametrize("page", ["tournaments:detail", "scoring:standings"])
+def test_a_mirrors_page_reads_its_note_with_the_tournament(client, mirror, page, english):
+    """The most read pages of a mirror, rendered again with every version, read the note's
+    version and time in the same query as the tournament, not in one of their own."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.get(reverse(page, args=[mirror.pk]))
+    note = Mirror.objects.get(tournament=mirror)
+    assert answer.status_code == 200
+    assert f"version {note.version}" in answer.content.decode() and mirror.mirrored_from in answer.content.decode()
+    assert not [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "publishing_mirror"')]
