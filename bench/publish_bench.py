@@ -28,7 +28,7 @@ organiser gets one publishing key per venue (:func:`publishing.keys.make_key`). 
    its own: 50 venue servers with their workers do not fit this 2-core machine beside the site):
    per venue one thread saves hands through :func:`scoring.services.save_hand` (these scorers in
    a child process at ``--venue-nice``, default 19: the laptops' own work takes what the site
-   leaves) and one runs the worker's step (:func:`publishing.tasks.push_if_due`: the due check, the archive of exactly one
+   leaves; ``--chain-nice`` the pushes, default 0) and one runs the worker's step (:func:`publishing.tasks.push_if_due`: the due check, the archive of exactly one
    version, the signature, the POST, the record and the back-off of :mod:`publishing.venue`) every
    second plus the worker's poll (up to a second more), as the chain does. The POST itself is timed
    (``venue._post`` wrapped): **push handling**. Each venue pushes once before the clock starts
@@ -656,14 +656,17 @@ def pusher(config_path: str) -> int:
 
     # The scorers are the venues' laptops at work: they run in a child process at the priority
     # config["nice"] gives (19: they take what the site leaves, as machines of their own would not
-    # compete with it at all). The chains (the push: its snapshot, POST and record) and the
-    # viewers keep the normal priority, so what they time is not stretched by their own wait.
+    # compete with it at all). The chains (the push: its snapshot, POST and record) run at
+    # config["chain_nice"], by default the normal priority, so what they time is not stretched by
+    # their own wait; niced, their snapshots yield to the site too, and a POST's time includes the
+    # wait of a niced thread for its answer (an upper bound). The viewers keep the normal priority.
     saves_path = Path(config["results"] + ".saves")
+    os.nice(config.get("chain_nice", 0))  # the chains, and the scorers' child from here
     child = os.fork()
     if child == 0:  # no thread runs yet, and every connection is closed: a clean fork
         code = 1
         try:
-            os.nice(config.get("nice", 0))
+            os.nice(max(0, config.get("nice", 0) - config.get("chain_nice", 0)))
             threads = [threading.Thread(target=scorer, args=(v,), daemon=True) for v in venues]
             for thread in threads:
                 thread.start()
@@ -862,7 +865,7 @@ def measure_many(args, site: Site, keys: list[str], base_env: dict, tmp: Path) -
         config = {
             "database": str(database), "players": args.players, "room": room, "every": args.hand_every,
             "duration": args.duration, "drain": args.drain, "seed": p, "ready": str(tmp / f"pusher{p}.ready"),
-            "go": str(tmp / "go"), "results": str(tmp / f"pusher{p}.json"), "nice": args.venue_nice,
+            "go": str(tmp / "go"), "results": str(tmp / f"pusher{p}.json"), "nice": args.venue_nice, "chain_nice": args.chain_nice,
             "venues": [{"index": i, "key": keys[i], "site": site.hosts[i % len(site.hosts)]} for i in indexes],
         }
         path = tmp / f"pusher{p}-config.json"
@@ -949,7 +952,7 @@ def measure_many(args, site: Site, keys: list[str], base_env: dict, tmp: Path) -
     intervals = {v["index"]: args.duration / max(1, sum(1 for p in v["pushes"] if p[3] == 200)) for v in venues}
     pages = summarize_pages(viewers)
     result = {
-        "venues": args.venues, "venues_per_process": per, "venue_nice": args.venue_nice, "players": args.players, "hand_every_s": args.hand_every,
+        "venues": args.venues, "venues_per_process": per, "venue_nice": args.venue_nice, "chain_nice": args.chain_nice, "players": args.players, "hand_every_s": args.hand_every,
         "duration_s": args.duration, "viewers": args.viewers, "workers_per_server": args.workers, "servers": len(site.hosts),
         "hands_saved": sum(len(v["saves"]) for v in venues),
         "pushes": len(pushes), "pushes_answered_200": len(answered),
@@ -1022,6 +1025,8 @@ def main(argv=None) -> int:
     parser.add_argument("--hand-every", type=float, default=2.0, help="seconds between a venue's hands (default 2)")
     parser.add_argument("--venue-nice", type=int, default=19,
                         help="niceness of the venues' scorers in measurement 3 (default 19: their laptops' work yields to the site; 0: as the site)")
+    parser.add_argument("--chain-nice", type=int, default=0,
+                        help="niceness of the venues' pushes in measurement 3 (default 0, as the site; the POST is timed at it)")
     parser.add_argument("--viewers", type=int, help="viewers of the mirrors in measurement 3 (default 300)")
     parser.add_argument("--duration", type=int, help="seconds of measurement 3 (default 120)")
     parser.add_argument("--hands", type=int, help="hands entered in measurement 1 (default 30)")
