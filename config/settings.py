@@ -200,6 +200,7 @@ LANGUAGES = [("de", _("German")), ("en", _("English")), ("sl", _("Slovenian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Vienna"
 USE_I18N = True
+FORMAT_MODULE_PATH = ["config.formats"]  # English times on the 24-hour clock (config/formats/en)
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -163,3 +163,19 @@ def test_nested_problems_are_translated_with_their_parameters():
     with translation.override("sl"):
         text = translate_problem(outer)
     assert "skupni znesek 12" in text and "ročno vrstico" in text
+
+
+@pytest.mark.parametrize("language", ["en", "de", "sl"])
+def test_times_read_on_the_24_hour_clock_in_every_language(language):
+    """A director's "Published: version 20 at 07:32." in English too, not "at 7:32 a.m.." with
+    the sentence's full stop doubled."""
+    import datetime
+
+    from django.utils import timezone, translation
+
+    from publishing.venue import when
+
+    morning = timezone.make_aware(datetime.datetime(2026, 11, 28, 7, 32))
+    evening = timezone.make_aware(datetime.datetime(2026, 11, 28, 19, 5))
+    with translation.override(language):
+        assert (when(morning, morning), when(evening, evening)) == ("07:32", "19:05")
