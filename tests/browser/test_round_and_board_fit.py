@@ -73,3 +73,15 @@ def test_the_boards_long_names_leave_the_score_in_the_cell(browser, live_server,
         name, score = lines.nth(i).bounding_box(), lines.nth(i).locator("b").bounding_box()
         assert score["y"] < name["y"] + name["height"] and score["x"] + score["width"] >= name["x"] + name["width"] - 1
     page.close()
+
+
+@pytest.mark.parametrize("language", ["de-AT", "sl-SI", "en-GB"])
+def test_the_round_pages_column_headers_fit_on_a_phone_in_every_language(browser, live_server, nine, language):
+    """"Sitzplatz", the longest header, stays inside its column at 390 px instead of running
+    into "Name"."""
+    page = browser.new_page(locale=language, viewport={"width": 390, "height": 900})
+    page.goto(live_server.url + reverse("tournaments:round", args=[nine.pk, 1]))
+    headers = page.locator("[data-find-group] table.grid th").evaluate_all("ths => ths.map(th => [th.innerText, th.scrollWidth, th.clientWidth])")
+    assert headers and {text for text, _s, _c in headers} >= {{"de-AT": "Sitzplatz", "sl-SI": "Sedež", "en-GB": "Seat"}[language]}
+    assert all(scroll <= client for _text, scroll, client in headers), headers
+    page.close()
