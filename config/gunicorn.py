@@ -2,7 +2,7 @@
 
 ``HOST``/``PORT`` (default ``0.0.0.0:8000``: every network of the machine, so phones on the venue's
 Wi-Fi reach it), ``WEB_CONCURRENCY`` worker processes (default twice the CPUs plus one, at most 8).
-Access and error logs go to stdout/stderr.
+Access and error logs go to stdout/stderr; an access line ends with the answer's time in ms.
 """
 
 import gc
@@ -12,6 +12,8 @@ import os
 bind = f"{os.environ.get('HOST') or '0.0.0.0'}:{os.environ.get('PORT') or '8000'}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or min(2 * multiprocessing.cpu_count() + 1, 8))
 accesslog = "-"
+# gunicorn's own line, and how long the answer took ("… 12ms"): a slow request shows in the log.
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'
 logger_class = "config.access_log.RedactingLogger"  # no password-reset key in the access log
 # No control socket: it would sit at one path in the home directory, so a second app server on the
 # same machine (another port) would take over the first one's.

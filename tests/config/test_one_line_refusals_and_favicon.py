@@ -126,3 +126,24 @@ def test_favicon_ico_is_the_sites_icon(client):
     page = client.get("/").content.decode()
     assert 'rel="icon" href="/static/favicon.svg"' in page and "data:," not in page
     assert finders.find("favicon.svg")
+
+
+def test_the_access_log_says_how_long_each_answer_took():
+    """The served app's access line (``config/gunicorn.py``) ends with the request's time, so an
+    operator finds a slow answer in the log; the rest is gunicorn's own line."""
+    import runpy
+    from pathlib import Path
+
+    from gunicorn.config import Config
+
+    from config.access_log import RedactingLogger
+
+    settings = runpy.run_path(str(Path(__file__).resolve().parents[2] / "config" / "gunicorn.py"))
+    environ = {"REMOTE_ADDR": "192.0.2.7", "REQUEST_METHOD": "GET", "RAW_URI": "/t/5/standings/", "PATH_INFO": "/t/5/standings/",
+               "QUERY_STRING": "", "SERVER_PROTOCOL": "HTTP/1.1"}
+    atoms = RedactingLogger(Config()).atoms(SimpleNamespace(status="200 OK", sent=5120, headers=[]), SimpleNamespace(headers=[]),
+                                            environ, datetime.timedelta(milliseconds=143))
+    line = settings["access_log_format"] % SafeAtoms(atoms)
+    assert line.startswith('192.0.2.7 - - [') and '"GET /t/5/standings/ HTTP/1.1" 200 5120' in line
+    assert line.endswith(" 143ms"), line
+
