@@ -37,11 +37,10 @@ does not carry (the tournament's settings, the ruleset, rounds, tables, seats, n
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.db import connection
@@ -161,44 +160,36 @@ class CopyLayout:
     players: dict
 
 
-_LAYOUTS: OrderedDict = OrderedDict()
-_LAYOUTS_KEPT = 64  # copies whose layout this process keeps (the most recently patched)
-_layouts_lock = threading.Lock()
-
-
 def copy_layout(copy) -> CopyLayout:
     """The :class:`CopyLayout` of ``copy`` (a :class:`~tournaments.models.Tournament` as read with
     its mirror): read from the database (five queries) the first time, then kept in this process
     under the copy's id, creation time and layout version, which a whole archive changes (it makes
-    a new copy) and a patch does not (:func:`apply_patch`). A mirror patched every few seconds is
-    checked without reading its rounds, tables, seats, registrations and players each time."""
+    a new copy), and so does a change of the site's player register
+    (:func:`tournaments.versioning.touch_players`), while a patch does not (:func:`apply_patch`).
+    A mirror patched every few seconds is checked without reading its rounds, tables, seats,
+    registrations and players each time."""
+    return _layout(copy.pk, copy.created, copy.layout_version)
+
+
+@functools.lru_cache(maxsize=64)  # the copies most recently patched in this process
+def _layout(copy_id: int, created, layout_version: int) -> CopyLayout:
+    """:func:`copy_layout` of the copy ``copy_id``, read from the database; ``created`` and
+    ``layout_version`` only key the cache."""
     from tournaments.models import Player, Registration, Round, Seat, Table
 
-    key = (copy.pk, copy.created, copy.layout_version)
-    with _layouts_lock:
-        layout = _LAYOUTS.get(key)
-        if layout is not None:
-            _LAYOUTS.move_to_end(key)
-            return layout
-    rounds = backup._rows(Round, tournament_id=copy.pk)
+    rounds = backup._rows(Round, tournament_id=copy_id)
     round_numbers = {row["id"]: row["number"] for row in rounds}
-    tables = {row["id"]: row for row in backup._rows(Table, round__tournament_id=copy.pk)}
+    tables = {row["id"]: row for row in backup._rows(Table, round__tournament_id=copy_id)}
     seats: dict[int, list] = {}
-    for row in backup._rows(Seat, table__round__tournament_id=copy.pk):
+    for row in backup._rows(Seat, table__round__tournament_id=copy_id):
         seats.setdefault(row["table_id"], []).append(row)
     named = {row[name] for rows in seats.values() for row in rows for name in ("registration_id", "substitute_id") if row[name] is not None}
     registrations = {row["id"]: row for row in backup._rows(Registration, pk__in=named)}
     players = {row["id"]: row for row in Player.objects.filter(pk__in={row["player_id"] for row in registrations.values()}).order_by("pk").values("id", "name", "club")}
-    layout = CopyLayout(
+    return CopyLayout(
         rounds=rounds, tables=tables, seats=seats, registrations=registrations, players=players,
         found={table_key(round_numbers[row["round_id"]], row["number"]): pk for pk, row in tables.items()},
     )
-    with _layouts_lock:
-        _LAYOUTS[key] = layout
-        _LAYOUTS.move_to_end(key)
-        while len(_LAYOUTS) > _LAYOUTS_KEPT:
-            _LAYOUTS.popitem(last=False)
-    return layout
 
 
 def check_patch(content: bytes, copy, uid: str, version: int, base_version: int) -> CheckedPatch:
