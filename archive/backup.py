@@ -136,7 +136,7 @@ class ArchiveSummary:
     lacks, left out (:func:`restore_finale_cups`); ``uid``, the tournament's identifier across
     sites ("" in an archive written before it), and ``data_version``, the data version it was
     exported at (``None`` if it does not say): a public site's mirror checks both against the push
-    that carries the archive (a restore gives the copy its own).
+    that carries the archive (a restore keeps both where the identifier is free: :func:`restore`).
     """
 
     name: str
@@ -309,6 +309,7 @@ def export_tournament(tournament) -> bytes:
 
     user_ids: set[int] = set()
     data: dict = {"tournament": _rows(Tournament, pk=tournament.pk)[0]}
+    data["tournament"].pop("restored_from")  # this database's own state, not the tournament's
     for key, model, links, to_tournament in _models():
         rows = _rows(model, **{to_tournament: tournament.pk})
         for row in rows:
@@ -833,16 +834,17 @@ class _Checker:
         from tournaments.forms import TournamentForm
 
         # Its identifier and data version say which tournament at which version it is (a public
-        # site's mirror checks them against the push that carries it); a restore gives the copy
-        # its own identifier and versions, and never makes it a mirror.
+        # site's mirror checks them against the push that carries it); a restore keeps them only
+        # where no tournament has that identifier (restore), and never makes it a mirror.
         uid, version = row.get("uid"), row.get("data_version")
         try:
             self.uid = str(uuid.UUID(uid)) if uid is not None else ""
         except (TypeError, ValueError, AttributeError):
             raise _refuse(_("tournament"), _("its identifier is not a UUID.")) from None
         self.data_version = version if isinstance(version, int) and not isinstance(version, bool) and version >= 0 else None
-        cleaner = _Cleaner(Tournament, skip=("id", "data_version", "layout_version", "cup_id", "uid", "mirrored_from"))
-        for name in ("data_version", "layout_version", "cup_id", "uid", "mirrored_from"):
+        skipped = ("data_version", "layout_version", "cup_id", "uid", "mirrored_from", "restored_from")
+        cleaner = _Cleaner(Tournament, skip=("id", *skipped))
+        for name in skipped:
             row.pop(name, None)
         self.clean_row("tournament", Tournament, row, cleaner, {})
         options = row.get("options") or {}
@@ -1370,6 +1372,14 @@ def restore(content: bytes | None, user=None, *, checked: _Checked | None = None
     (a :class:`Cup` the caller checked, or ``None``) instead of the archive's cup, without an entry
     in the cup's log (the caller logs a mirror joining once, not per version).
 
+    The tournament keeps the archive's identifier (``uid``) and data version when no tournament of
+    this database has that identifier: the same tournament carried on here, say on a laptop that
+    replaced the venue's broken one, which publishing then updates on its public site; its
+    ``restored_from`` is that version until a public site stores a version of it (a site that
+    holds a newer one has hands saved after the backup: :func:`publishing.venue.send`). Restored beside a
+    tournament of that identifier (the original, or an earlier restore) it is a copy with its own
+    identifier, its versions counted from 0. A mirror always gets its own identifier.
+
     Every check of :func:`summarize` runs first; then, in one transaction, the tournament (in the
     archive's cup only where :func:`restore_cup` allows it, logged in the cup's log), its
     players (matched by name and club or created), rounds, tables, seats, hands with their whole
@@ -1395,6 +1405,11 @@ def restore(content: bytes | None, user=None, *, checked: _Checked | None = None
                 fields.update(mirrored_from=mirror_of, data_version=version, layout_version=version)
             else:
                 cup, cup_dropped = restore_cup(data.get("cup"), checked.ruleset.key, user)
+                if checked.uid and not Tournament.objects.filter(uid=checked.uid).exists():
+                    # The same tournament, carried on here (a venue's laptop replaced by another):
+                    # its identifier and versions go on, so publishing it updates its mirror.
+                    version = checked.data_version or 0
+                    fields.update(uid=uuid.UUID(checked.uid), data_version=version, layout_version=version, restored_from=version)
             finale_cups = restore_finale_cups(data.get("oe_finale_cups"))
             fields["cup"] = cup
             tournament = Tournament.objects.create(**fields)

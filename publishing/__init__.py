@@ -14,6 +14,8 @@ The push (one HTTP request, the venue's task worker sends it; ``manage.py publis
     X-Tarock-Signature: sha256=<hex HMAC-SHA256 of the body, keyed with the publishing key>
     X-Tarock-Source: <where it is run from, in the venue's words: "Gasthof Post, Imst">
     X-Tarock-Base: <the version the body changes> (only with a patch)
+    X-Tarock-Restored-From: <the version of the backup the tournament was restored from at the
+                            venue> (only until the site stored a version of the restored one)
     Content-Type: application/octet-stream
     <body: the tournament's archive, archive.backup.export_tournament, or a patch of the version
      X-Tarock-Base names, archive.patch.export_patch>
@@ -28,8 +30,10 @@ Answers are JSON. ``200 {"status": "stored" | "ignored", "version": N, "url": "<
 (``ignored``: the mirror already holds version N or a newer one); an error is
 ``{"error": "<what was refused and why, translated>"}`` with 400 (body, signature, headers, the
 archive's content), 401 (no such key), 403 (a revoked key, or a tournament this key does not
-publish), 409 (a patch of another version than the mirror's copy), 413 (too large, before
-anything is unpacked) or 429 (too many pushes for this key).
+publish), 409 (a patch of another version than the mirror's copy; or, with ``"code": "newer",
+"held": N, "url": …``, a mirror newer than the backup the venue restored: it holds hands the venue
+lacks, and the venue's director decides), 413 (too large, before anything is unpacked) or 429 (too
+many pushes for this key).
 
 Modules: :mod:`.models` (keys, mirrors and their logs; the venue's targets and attempts),
 :mod:`.keys` (making and checking keys), :mod:`.site` (taking a push: checks, the mirror's swap),

@@ -107,7 +107,9 @@ class PublishTarget(models.Model):
 
     ``last_outcome``: what the last push came to (a :class:`PushAttempt.Outcome`, "" before the
     first); ``paused``: the site refused the key (401, 403), so nothing is pushed until the target
-    is saved again. ``chain`` and ``chain_until``: the background chain of pushes that holds the
+    is saved again (also after the outcome "newer": the site holds a newer version,
+    ``held_version``, than the backup this tournament was restored from, until the director
+    publishes over it, :func:`publishing.venue.publish_over`). ``chain`` and ``chain_until``: the background chain of pushes that holds the
     target (a random token; "" when none) and until when its hold lasts unless renewed: one chain
     per target (:mod:`publishing.tasks`).
 
@@ -133,6 +135,7 @@ class PublishTarget(models.Model):
     last_outcome = models.CharField(max_length=10, blank=True, editable=False)
     paused = models.BooleanField(default=False, editable=False)
     chain = models.CharField(max_length=32, blank=True, editable=False)
+    held_version = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
     chain_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
@@ -148,6 +151,7 @@ class PushAttempt(models.Model):
         IGNORED = "ignored", _("acknowledged, not newer")
         REFUSED = "refused", _("refused")
         OFFLINE = "offline", _("no answer")
+        NEWER = "newer", _("the site holds a newer version")
 
     target = models.ForeignKey(PublishTarget, on_delete=models.CASCADE, related_name="attempts")
     version = models.PositiveBigIntegerField()

@@ -17,8 +17,12 @@ reason (translated) and changing nothing:
    ``hmac.compare_digest``) → 400;
 6. the headers: ``X-Tarock-Tournament`` a UUID, ``X-Tarock-Version`` a whole number ≥ 0,
    ``X-Tarock-Base`` (a patch's) a whole number below it → 400;
-7. the mirror of that uid, if there is one: published by another organiser → 403; holding this
-   version or a newer one → ``200 {"status": "ignored"}`` (before the archive is unpacked);
+7. the mirror of that uid, if there is one: published by another organiser → 403; holding a
+   newer version than the backup the venue's tournament was restored from
+   (``X-Tarock-Restored-From``, a whole number not above the version, else 400) → 409
+   ``{"code": "newer", "held": <the mirror's version>, "url": …}`` (its hands saved after that
+   backup would be lost: the venue's director decides); holding this version or a newer one →
+   ``200 {"status": "ignored"}`` (before the archive is unpacked);
 8. the archive, checked as content exactly as a restore checks it
    (:func:`archive.backup.checked_archive`) → 400 with the restore's reason; its tournament's
    ``uid`` and ``data_version`` must be the headers' → 400. A patch
@@ -107,12 +111,12 @@ TABLE_KEY = "publishing:table:{}"
 
 
 class PushRefused(Exception):
-    """A push answered with ``status`` and ``{"error": message}``; nothing changed.
-    ``retry_after``: seconds, for a 429."""
+    """A push answered with ``status`` and ``{"error": message}`` (and ``extra``'s fields);
+    nothing changed. ``retry_after``: seconds, for a 429."""
 
-    def __init__(self, status: int, message: str, retry_after: int | None = None):
+    def __init__(self, status: int, message: str, retry_after: int | None = None, extra: dict | None = None):
         super().__init__(message)
-        self.status, self.message, self.retry_after = status, str(message), retry_after
+        self.status, self.message, self.retry_after, self.extra = status, str(message), retry_after, extra or {}
 
 
 @dataclass
@@ -125,6 +129,7 @@ class _Push:
     version: int | None = None
     size: int = 0
     note: str = ""  # something the log should say of a stored push (the cup left out)
+    restored_from: int | None = None  # X-Tarock-Restored-From
 
 
 def max_bytes() -> int:
@@ -232,6 +237,31 @@ def _base(request, version: int) -> int | None:
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 19 and int(raw) < version):
         raise PushRefused(400, _("The header X-Tarock-Base must be the version the patch changes (a whole number below the push's version), not “%(value)s”.") % {"value": raw[:40]})
     return int(raw)
+
+
+def _restored_from(request, version: int) -> int | None:
+    """The version of the backup the venue's tournament was restored from
+    (``X-Tarock-Restored-From``), or ``None`` without the header."""
+    raw = request.META.get("HTTP_X_TAROCK_RESTORED_FROM")
+    if raw is None:
+        return None
+    raw = raw.strip()
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19 and int(raw) <= version):
+        raise PushRefused(400, _("The header X-Tarock-Restored-From must be the version of the backup the tournament was restored from (a whole number not above the push's version), not “%(value)s”.") % {"value": raw[:40]})
+    return int(raw)
+
+
+def _check_not_newer(mirror: Mirror | None, push: _Push) -> None:
+    """409 "newer" when the venue's tournament was restored from a backup older than the version
+    the mirror holds: the mirror has hands the venue lacks, which a push would drop."""
+    if push.restored_from is None or mirror is None or mirror.tournament_id is None or mirror.version <= push.restored_from:
+        return
+    raise PushRefused(
+        409,
+        _("This site holds version %(held)s of the tournament, newer than the backup it was restored from at the venue (version %(restored)s): hands saved after that backup are here, not there. Nothing was stored; publish over it at the venue to replace it.")
+        % {"held": mirror.version, "restored": push.restored_from},
+        extra={"code": "newer", "held": mirror.version, "url": mirror_url(mirror.uid)},
+    )
 
 
 def _not_the_base(held: int | None, base: int) -> PushRefused:
@@ -360,6 +390,7 @@ def _swap(checked, key: PublishingKey, push: _Push, source: str, cup) -> tuple[s
         if not created:
             if _other_owner(mirror, key):
                 raise _owner_refusal()
+            _check_not_newer(mirror, push)
             if mirror.tournament_id is not None and push.version <= mirror.version:
                 return PushLog.Outcome.IGNORED, mirror
         old_id = mirror.tournament_id
@@ -403,6 +434,7 @@ def _take_patch(body: bytes, key: PublishingKey, push: _Push, source: str, mirro
         mirror = Mirror.objects.select_for_update().get(pk=mirror.pk)
         if _other_owner(mirror, key):
             raise _owner_refusal()
+        _check_not_newer(mirror, push)
         if mirror.tournament_id is not None and push.version <= mirror.version:
             return PushLog.Outcome.IGNORED, mirror
         if mirror.version != base or mirror.tournament_id != checked.copy_id:
@@ -453,11 +485,13 @@ def _take(request, push: _Push) -> tuple[str, Mirror]:
     source = clean_source(request.META.get("HTTP_X_TAROCK_SOURCE", ""))
 
     base = _base(request, push.version)
+    push.restored_from = _restored_from(request, push.version)
 
     mirror = Mirror.objects.select_related("tournament").filter(uid=push.uid).first()
     if mirror is not None:
         if _other_owner(mirror, key):
             raise _owner_refusal()
+        _check_not_newer(mirror, push)
         if mirror.tournament_id is not None and push.version <= mirror.version:
             return PushLog.Outcome.IGNORED, mirror
     if base is not None:
@@ -499,7 +533,7 @@ def take_push(request) -> JsonResponse:
         response = JsonResponse({"status": str(outcome), "version": mirror.version, "url": mirror_url(mirror.uid)})
         reason = push.note
     except PushRefused as refused:
-        response = JsonResponse({"error": refused.message}, status=refused.status)
+        response = JsonResponse({"error": refused.message, **refused.extra}, status=refused.status)
         if refused.retry_after is not None:
             response["Retry-After"] = str(refused.retry_after)
         outcome, reason = PushLog.Outcome.REFUSED, refused.message

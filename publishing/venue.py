@@ -23,6 +23,10 @@ target's state:
   says so). Any other refusal (400: the archive's content, a bad signature; 413: too large; 404: no
   publishing at that address) is tried again after a longer back-off (1, 2, 4 … minutes, at most
   :data:`REFUSED_CAP_SECONDS`), as the director may correct the tournament meanwhile.
+- **newer** (409 with ``"code": "newer"``): the site holds a newer version than the backup this
+  tournament was restored from (:func:`send`): the target is ``paused`` with the site's version
+  (``held_version``) and what to do in ``last_error``, until the director publishes over it
+  (:func:`publish_over`) or saves the target again.
 
 The result is written only while the target still has the address and key it was sent with: a push
 that was on its way while the director saved another key changes nothing but the log.
@@ -87,7 +91,8 @@ class PushResult:
     it said; ``stored``: what the site holds once it stored this push (:class:`Stored`, the base
     of the next patch); ``patch``: whether the body sent last was a patch; ``answer_milliseconds``:
     how long the site took to answer the last POST, from sending it (the venue's own work of making
-    the body not counted: the pace of the next push, :func:`pace`, is the site's)."""
+    the body not counted: the pace of the next push, :func:`pace`, is the site's);
+    ``site_version``: the newer version the site holds (outcome ``newer``; else ``None``)."""
 
     outcome: str
     version: int
@@ -99,6 +104,7 @@ class PushResult:
     stored: Stored | None = None
     patch: bool = False
     answer_milliseconds: float = 0.0
+    site_version: int | None = None
 
     @property
     def acknowledged(self) -> bool:
@@ -149,13 +155,15 @@ class Stored:
 @dataclass(frozen=True)
 class Snapshot:
     """One push's body: the tournament's data ``version``, the ``body`` (the whole archive, or a
-    patch of version ``base``: :mod:`archive.patch`), and what the site holds once it stores it
-    (``stored``)."""
+    patch of version ``base``: :mod:`archive.patch`), what the site holds once it stores it
+    (``stored``), and the version of the backup the tournament was restored from, until a site
+    stored one of it (``restored_from``, ``None`` for none)."""
 
     version: int
     body: bytes
     base: int | None
     stored: Stored
+    restored_from: int | None = None
 
 
 def snapshot(tournament, since: Stored | None = None) -> Snapshot:
@@ -182,8 +190,9 @@ def snapshot(tournament, since: Stored | None = None) -> Snapshot:
         stamps = sheet_stamps(current.pk)
         stored = Stored(current.data_version, current.layout_version, stamps)
         if since is not None and since.layout == current.layout_version and since.version < current.data_version:
-            return Snapshot(current.data_version, export_patch(current, since.version, since.tables, stamps), since.version, stored)
-        return Snapshot(current.data_version, export_tournament(current), None, stored)
+            body = export_patch(current, since.version, since.tables, stamps)
+            return Snapshot(current.data_version, body, since.version, stored, current.restored_from)
+        return Snapshot(current.data_version, export_tournament(current), None, stored, current.restored_from)
 
 
 def stored_of(target: PublishTarget) -> Stored | None:
@@ -224,6 +233,14 @@ def _one_line(text: str, limit: int = 500) -> str:
     return " ".join(str(text).split())[:limit]
 
 
+def _mirror_address(site_url: str, answer: dict) -> str:
+    """The mirror's address in the site's answer (``url``), absolute; "" when it gives none fit
+    to show (not http or https, too long)."""
+    mirror = answer.get("url") if isinstance(answer.get("url"), str) else ""
+    mirror = urljoin(site_url.rstrip("/") + "/", mirror) if mirror else ""
+    return mirror if urlsplit(mirror).scheme in ("http", "https") and len(mirror) <= 500 else ""
+
+
 def interpret(site_url: str, version: int, status: int, reason: str, headers: dict[str, str], content: bytes) -> PushResult:
     """The :class:`PushResult` of the site's answer (without ``milliseconds``): see the module."""
     try:
@@ -233,11 +250,11 @@ def interpret(site_url: str, version: int, status: int, reason: str, headers: di
     answer = answer if isinstance(answer, dict) else {}
     said = _one_line(answer.get("error", "")) if isinstance(answer.get("error"), str) else ""
     if status == 200 and answer.get("status") in (Outcome.STORED, Outcome.IGNORED):
-        mirror = answer.get("url") if isinstance(answer.get("url"), str) else ""
-        mirror = urljoin(site_url.rstrip("/") + "/", mirror) if mirror else ""
-        if urlsplit(mirror).scheme not in ("http", "https") or len(mirror) > 500:
-            mirror = ""
+        mirror = _mirror_address(site_url, answer)
         return PushResult(answer["status"], version, status, mirror, mirror)
+    held = answer.get("held")
+    if status == 409 and answer.get("code") == "newer" and isinstance(held, int) and not isinstance(held, bool) and held >= 0:
+        return PushResult(Outcome.NEWER, version, status, said, _mirror_address(site_url, answer), site_version=held)
     if 300 <= status < 400:
         where = _one_line(headers.get("location", ""), 300)
         message = _("The answer was a redirect to %(where)s: a Wi-Fi login page, or the site has moved (then enter its new address).") % {"where": where or "?"}
@@ -257,7 +274,17 @@ def send(tournament, url: str, key: str, *, timeout: float = TIMEOUT_SECONDS, si
     (:func:`snapshot`), the whole archive otherwise, and the whole archive at once when the site
     refuses the patch (409: its copy is not that version; or any refusal but of the key, as a
     site that knows no patches gives). Never raises: an archive that could not be made or a
-    network error is a result like the others (``offline``, with what happened)."""
+    network error is a result like the others (``offline``, with what happened).
+
+    A tournament restored here from a backup that kept its identifier (``restored_from``,
+    :func:`archive.backup.restore`) says so in every push (``X-Tarock-Restored-From``) until the
+    site stores one: a site that holds a newer version than that backup holds hands saved after
+    it on another computer, and answers 409 "newer" (nothing stored there). The result is then
+    ``newer``, its message (in this site's language) says what the director does: enter those
+    hands here again, the public site shows them, then publish over it (:func:`publish_over`).
+    When a push is stored, ``restored_from`` is cleared: the site holds this tournament's history."""
+    from tournaments.models import Tournament
+
     started = time.monotonic()
 
     def took() -> float:
@@ -282,6 +309,8 @@ def send(tournament, url: str, key: str, *, timeout: float = TIMEOUT_SECONDS, si
         }
         if snap.base is not None:
             headers["X-Tarock-Base"] = str(snap.base)
+        if snap.restored_from is not None:
+            headers["X-Tarock-Restored-From"] = str(snap.restored_from)
         posted = time.monotonic()
         try:
             status, reason, answer_headers, content = _post(push_url(url), headers, snap.body, timeout)
@@ -296,8 +325,19 @@ def send(tournament, url: str, key: str, *, timeout: float = TIMEOUT_SECONDS, si
                      tournament.pk, snap.base, status, result.message)
             since = None
             continue
-        return PushResult(result.outcome, snap.version, status, result.message, result.mirror_url, took(), result.retry_after,
-                          stored=snap.stored, patch=snap.base is not None, answer_milliseconds=answered)
+        message = result.message
+        if result.outcome == Outcome.NEWER:
+            message = _(
+                "The public site holds version %(site)s of this tournament, newer than the backup it was restored from "
+                "here (version %(backup)s): hands saved after that backup on another computer are there, not here. "
+                "Enter them here again (the public site shows them), then publish over it. Nothing is sent until then."
+            ) % {"site": result.site_version, "backup": snap.restored_from}
+            log.warning("publishing: tournament %s: %s", tournament.pk, message)
+        elif result.outcome == Outcome.STORED and snap.restored_from is not None:
+            Tournament.objects.filter(pk=tournament.pk, restored_from=snap.restored_from).update(restored_from=None)
+        return PushResult(result.outcome, snap.version, status, message, result.mirror_url, took(), result.retry_after,
+                          stored=snap.stored, patch=snap.base is not None, answer_milliseconds=answered,
+                          site_version=result.site_version)
 
 
 # ----------------------------------------------------------------------- its record and back-off
@@ -361,6 +401,14 @@ def record(target: PublishTarget, result: PushResult, now: datetime | None = Non
             }
             if same.filter(pushed_version__lt=result.version).update(**newer):
                 changes.update(newer)
+    elif result.outcome == Outcome.NEWER:
+        # Not a failure to wait out: nothing is sent until the director publishes over it.
+        changes = {
+            "failures": 0, "waiting_since": None, "last_error": result.message, "next_try": None, "last_outcome": result.outcome,
+            "paused": True, "held_version": result.site_version, "mirror_url": result.mirror_url or target.mirror_url,
+            "pushed_layout": None, "pushed_tables": None,
+        }
+        same.update(**changes)
     else:
         failures = target.failures + 1
         wait = backoff(result.outcome, failures, result.status, result.retry_after)
@@ -429,14 +477,21 @@ def when(moment: datetime, now: datetime | None = None) -> str:
 @dataclass(frozen=True)
 class VenueStatus:
     """The publishing status of a target for its pages. ``kind``: ``"stopped"``, ``"paused"``
-    (a refused key), ``"refused"``, ``"waiting"`` (for the network), ``"published"`` or
-    ``"starting"`` (nothing acknowledged yet); ``text``: one sentence, translated, with localized
-    times; ``behind``: the tournament's versions the site does not have; ``mirror_url``."""
+    (a refused key), ``"newer"`` (the site holds a newer version than the backup this tournament
+    was restored from; nothing is sent until the director publishes over it), ``"refused"``,
+    ``"waiting"`` (for the network), ``"published"`` or ``"starting"`` (nothing acknowledged
+    yet); ``text``: one sentence (``newer``: three), translated, with localized times;
+    ``behind``: the tournament's versions the site does not have; ``mirror_url``."""
 
     kind: str
     text: str
     behind: int
     mirror_url: str = ""
+
+    @property
+    def warning(self) -> bool:
+        """Whether the director must act: nothing is published until he does (or a refusal)."""
+        return self.kind in ("paused", "refused", "newer")
 
 
 def status(target: PublishTarget, data_version: int, now: datetime | None = None) -> VenueStatus:
@@ -446,6 +501,8 @@ def status(target: PublishTarget, data_version: int, now: datetime | None = None
     versions_behind = ngettext("%(count)s version behind", "%(count)s versions behind", behind) % {"count": behind}
     if not target.enabled:
         return VenueStatus("stopped", _("Publishing is stopped."), behind, target.mirror_url)
+    if target.paused and target.last_outcome == Outcome.NEWER:
+        return VenueStatus("newer", target.last_error, behind, target.mirror_url)
     if target.paused:
         text = _("Refused by the site: %(reason)s Nothing is sent until the address or the key is saved again.") % {"reason": target.last_error}
         return VenueStatus("paused", text, behind, target.mirror_url)
@@ -483,12 +540,47 @@ def configure(tournament, *, url: str, key: str | None, enabled: bool) -> Publis
         if url != target.url or (key and key != target.key):
             fields.update(
                 url=url, key=key or target.key, pushed_version=0, pushed_at=None, pushed_layout=None, pushed_tables=None,
-                mirror_url="", failures=0, waiting_since=None, last_error="", last_outcome="",
+                mirror_url="", failures=0, waiting_since=None, last_error="", last_outcome="", held_version=None,
             )
         for name, value in fields.items():
             setattr(target, name, value)
         target.save(update_fields=list(fields))
         return target
+
+
+def overrule(tournament_id: int, held: int) -> int | None:
+    """Make this database's tournament ``tournament_id`` the one to publish over a site's newer
+    version ``held`` (the outcome ``newer``): ``restored_from`` cleared and the data version moved
+    past ``held`` when it is not beyond it (:func:`tournaments.versioning.move_past`). Returns
+    the new data version when it moved, else ``None``."""
+    from tournaments.models import Tournament
+    from tournaments.versioning import move_past
+
+    with transaction.atomic():
+        Tournament.objects.filter(pk=tournament_id).update(restored_from=None)
+        return move_past(tournament_id, held)
+
+
+def publish_over(target: PublishTarget) -> int | None:
+    """The director's "Publish over it" after the outcome ``newer`` (the site holds a newer
+    version than the backup this tournament was restored from, ``target.held_version``): the
+    tournament no longer says it was restored (``restored_from`` cleared: this database's content
+    is the tournament's now), its data version is moved past the site's when it is not already
+    beyond (:func:`tournaments.versioning.move_past`), and the pause is lifted, so the next push,
+    the whole archive, replaces the site's copy. One transaction; returns the tournament's new
+    data version when it moved, else ``None``. The caller starts publishing
+    (:func:`publishing.tasks.ensure_publishing`). Does nothing to a target in another state."""
+    with transaction.atomic():
+        target = PublishTarget.objects.select_for_update().get(pk=target.pk)
+        if not (target.paused and target.last_outcome == Outcome.NEWER):
+            return None
+        moved = overrule(target.tournament_id, target.held_version or 0)
+        PublishTarget.objects.filter(pk=target.pk).update(
+            paused=False, next_try=None, held_version=None, last_error="", last_outcome="", pushed_layout=None, pushed_tables=None,
+        )
+    log.warning("publishing: tournament %s published over the site's version %s (now version %s)",
+                target.tournament_id, target.held_version, moved or "unchanged")
+    return moved
 
 
 def stop(target: PublishTarget) -> None:

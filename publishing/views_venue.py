@@ -95,6 +95,24 @@ class StopView(_TargetMixin, TemplateView):
         return redirect("publishing_venue:publish", pk=pk)
 
 
+class PublishOverView(_TargetMixin, TemplateView):
+    """"Publish over it" (POST), after the site said it holds a newer version than the backup this
+    tournament was restored from (:func:`publishing.venue.publish_over`): the next push replaces
+    the site's copy. Any other state of the target: nothing changes."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, pk):
+        tournament = self.tournament()
+        target = self.target_of(tournament)
+        if target is not None and target.paused and target.last_outcome == venue.Outcome.NEWER:
+            held = target.held_version
+            venue.publish_over(target)
+            ensure_publishing(tournament)
+            messages.success(request, _("This tournament is sent to the public site now and replaces its version %(held)s.") % {"held": held})
+        return redirect("publishing_venue:publish", pk=pk)
+
+
 class StatusView(_TargetMixin, TemplateView):
     """The status line for the tournament page (an htmx fragment that asks again every few seconds
     while a target exists; empty without one)."""

@@ -92,7 +92,8 @@ class Tournament(models.Model):
     )
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # The tournament's identifier across sites: a public site's mirror of it is found by it (a
-    # venue publishes it under this identifier, ``publishing``). A restored copy gets its own.
+    # venue publishes it under this identifier, ``publishing``). A restore keeps it where it is
+    # free here (archive.backup.restore); a copy beside the original gets its own.
     uid = models.UUIDField(_("identifier"), default=uuid.uuid4, unique=True, editable=False)
     # Not empty: this tournament is a read-only mirror of one run elsewhere (where, in the words of
     # the venue that publishes it); nobody enters or changes anything of it here.
@@ -103,6 +104,10 @@ class Tournament(models.Model):
     # Bumped with data_version by every change but a table's hands: the pages that show no hand
     # (seating, rules) are keyed by it, so a saved hand leaves them cached.
     layout_version = models.PositiveBigIntegerField(_("layout version"), default=0, editable=False)
+    # The data version of the archive this tournament was restored from, keeping its identifier
+    # (archive.backup.restore), until a public site stores a version of it: a site that holds a
+    # newer version then has hands this database lacks (publishing.venue). Never exported.
+    restored_from = models.PositiveBigIntegerField(_("restored from version"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]

@@ -89,6 +89,21 @@ def touch_table(table_id: int, *, hands_only: bool = False) -> None:
             raise _mirror_refusal(mirror)
 
 
+def move_past(tournament_id: int, version: int) -> int | None:
+    """Move the data version of tournament ``tournament_id`` to ``version`` + 1 when it is not
+    above ``version`` (and bump its layout version: every page and the next push are of a new
+    version as a whole). One ``UPDATE`` of a tournament that is no read-only mirror; returns the
+    new data version, or ``None`` when nothing moved (the tournament is beyond ``version``, a
+    mirror, or gone). What it is for: a public site holds version ``version`` of this tournament
+    with other content than this database's, as after a restore from an earlier backup, and the
+    director publishes this one over it (:func:`publishing.venue.publish_over`); nothing else of
+    the tournament changes."""
+    moved = Tournament.objects.filter(pk=tournament_id, mirrored_from="", data_version__lte=version).update(
+        data_version=version + 1, layout_version=F("layout_version") + 1
+    )
+    return version + 1 if moved else None
+
+
 def tournaments_of_players(player_ids: Iterable[int]) -> list[int]:
     """Ids of the tournaments in which one of ``player_ids`` is registered, in order."""
     return sorted(set(Tournament.objects.filter(registrations__player__in=list(player_ids)).values_list("pk", flat=True)))

@@ -3,10 +3,12 @@ a public site once (:func:`publishing.venue.send`, as the background push sends 
 site's answer.
 
 Exit status: 0 when the site acknowledged it (stored, or ignored as it holds that version or a
-newer one); 1 when the site refused it, with its reason (a wrong key, the archive's content …) or
-the tournament does not exist; 3 when no answer came (no network, the site down or busy: worth
-trying again). The key may come from the environment (``TAROCK_PUBLISHING_KEY``) instead of the
-command line, where other users of the machine could read it. Nothing is stored: the tournament's
+newer one); 1 when the site refused it, with its reason (a wrong key, the archive's content …),
+the tournament does not exist, or the site holds a newer version than the backup the tournament
+was restored from (``--over`` publishes over it: :func:`publishing.venue.overrule` moves the
+tournament's data version past the site's); 3 when no answer came (no network, the site down or
+busy: worth trying again). The key may come from the environment (``TAROCK_PUBLISHING_KEY``)
+instead of the command line, where other users of the machine could read it. The tournament's
 publishing target, if it has one, is left as it is.
 """
 
@@ -35,9 +37,14 @@ class Command(BaseCommand):
         parser.add_argument("tournament", type=int, help="the tournament's id (in its address: /t/<id>/)")
         parser.add_argument("--to", required=True, dest="url", help="the public site's address, e.g. https://tarock.example.org")
         parser.add_argument("--key", help=f"the publishing key (default: the environment's {KEY_VARIABLE})")
+        parser.add_argument(
+            "--over", action="store_true",
+            help="when the site holds a newer version than the backup this tournament was restored from, publish over it "
+                 "(the hands only the site has are gone from it then)",
+        )
         parser.add_argument("--timeout", type=float, default=venue.TIMEOUT_SECONDS, help="seconds to wait for the site (default %(default)s)")
 
-    def handle(self, *args, tournament, url, key, timeout, **options):
+    def handle(self, *args, tournament, url, key, timeout, over, **options):
         key = (key or os.environ.get(KEY_VARIABLE, "")).strip()
         if not key:
             raise CommandError(_("No publishing key: give --key or set %(variable)s.") % {"variable": KEY_VARIABLE})
@@ -45,6 +52,9 @@ class Command(BaseCommand):
         if found is None:
             raise CommandError(_("There is no tournament %(id)s.") % {"id": tournament})
         result = venue.send(found, url, key, timeout=timeout)
+        if result.outcome == venue.Outcome.NEWER and over:
+            venue.overrule(found.pk, result.site_version)
+            result = venue.send(found, url, key, timeout=timeout)
         if result.acknowledged:
             said = (
                 _("%(name)s: version %(version)s stored by %(site)s.") if result.outcome == venue.Outcome.STORED
@@ -54,6 +64,8 @@ class Command(BaseCommand):
             if result.mirror_url:
                 self.stdout.write(result.mirror_url)
             return
+        if result.outcome == venue.Outcome.NEWER:
+            raise CommandError(_("%(reason)s (Or publish over it: --over.)") % {"reason": result.message})
         if result.outcome == venue.Outcome.REFUSED:
             raise CommandError(
                 _("Refused by the site (%(status)s): %(reason)s") % {"status": result.status, "reason": result.message}
