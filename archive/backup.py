@@ -1376,9 +1376,9 @@ def restore(content: bytes | None, user=None, *, checked: _Checked | None = None
     this database has that identifier: the same tournament carried on here, say on a laptop that
     replaced the venue's broken one, which publishing then updates on its public site; its
     ``restored_from`` is that version until a public site stores a version of it (a site that
-    holds a newer one has hands saved after the backup: :func:`publishing.venue.send`). Restored beside a
-    tournament of that identifier (the original, or an earlier restore) it is a copy with its own
-    identifier, its versions counted from 0. A mirror always gets its own identifier.
+    holds a newer one has hands saved after the backup: :func:`publishing.venue.send`). Restored
+    beside a tournament of that identifier (the original, or an earlier restore) it is a copy with
+    its own identifier, its versions counted from 0. A mirror always gets its own identifier.
 
     Every check of :func:`summarize` runs first; then, in one transaction, the tournament (in the
     archive's cup only where :func:`restore_cup` allows it, logged in the cup's log), its

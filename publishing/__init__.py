@@ -17,6 +17,7 @@ The push (one HTTP request, the venue's task worker sends it; ``manage.py publis
     X-Tarock-Restored-From: <the version of the backup the tournament was restored from at the
                             venue> (only until the site stored a version of the restored one)
     Content-Type: application/octet-stream
+    Accept-Language: <the venue's language: the site's refusals come in it>
     <body: the tournament's archive, archive.backup.export_tournament, or a patch of the version
      X-Tarock-Base names, archive.patch.export_patch>
 

@@ -50,7 +50,8 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from django.db import connection, transaction
 from django.db.models import F
-from django.utils import formats, timezone
+from django.conf import settings
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -136,8 +137,6 @@ def source_header(text: str) -> str:
 
 def source_of(tournament) -> str:
     """Where ``tournament`` is run from, as the push says it: its venue, or this site's address."""
-    from django.conf import settings
-
     return tournament.venue or urlsplit(settings.PUBLIC_URL).netloc or "venue"
 
 
@@ -306,6 +305,7 @@ def send(tournament, url: str, key: str, *, timeout: float = TIMEOUT_SECONDS, si
             "Content-Type": "application/octet-stream",
             "Accept": "application/json",
             "User-Agent": "tarock-venue",
+            "Accept-Language": translation.get_language() or settings.LANGUAGE_CODE,  # the site's refusals in ours
         }
         if snap.base is not None:
             headers["X-Tarock-Base"] = str(snap.base)

@@ -251,6 +251,15 @@ def test_a_wrong_or_missing_key_is_401(client, key, venue, english):
     assert list(PushLog.objects.values_list("outcome", "status", "key")) == [("refused", 401, None)] * 2
 
 
+def test_a_refusal_is_in_the_language_the_venue_asks_for(client, key, venue):
+    archive = export_tournament(venue)
+    wrong = f"tpk_{'0' * 10}_{'x' * 43}"
+    slovenian = push(client, wrong, archive, uid=venue.uid, HTTP_ACCEPT_LANGUAGE="sl")
+    german = push(client, wrong, archive, uid=venue.uid)  # none asked for: the site's own (German)
+    assert slovenian.status_code == german.status_code == 401
+    assert "ni znan" in slovenian.json()["error"] and "nicht bekannt" in german.json()["error"]
+
+
 def test_a_revoked_key_is_403(client, key, venue, english):
     keys.revoke(key[0])
     answer = push(client, key[1], export_tournament(venue), uid=venue.uid)

@@ -139,6 +139,15 @@ def test_a_push_is_signed_carries_the_version_and_a_valid_archive_and_is_stored(
     assert (attempt.version, attempt.outcome) == (target.pushed_version, "stored")
 
 
+def test_a_push_asks_for_the_answer_in_the_venues_language(site, played):
+    from django.utils import translation
+
+    with translation.override("sl"):
+        venue.send(played, site.url, KEY)
+    venue.send(played, site.url, KEY)  # the worker's: the venue's own language
+    assert [r["headers"]["accept-language"] for r in site.requests] == ["sl", "de"]
+
+
 def test_a_version_the_site_holds_already_is_acknowledged_as_ignored(site, played):
     site.held = 10_000
     target = make_target(played, site.url)
