@@ -267,6 +267,23 @@ def interpret(site_url: str, version: int, status: int, reason: str, headers: di
     return PushResult(Outcome.REFUSED, version, status, message)
 
 
+def newer_text(held: int | None, restored_from: int | None) -> str:
+    """What the outcome ``newer`` means and what the director does, in the active language: the
+    site holds version ``held``, newer than the backup (version ``restored_from``) this
+    tournament was restored from."""
+    return _(
+        "The public site holds version %(site)s of this tournament, newer than the backup it was restored from "
+        "here (version %(backup)s): hands saved after that backup on another computer are there, not here. "
+        "Enter them here again (the public site shows them), then publish over it. Nothing is sent until then."
+    ) % {"site": held if held is not None else "?", "backup": restored_from if restored_from is not None else "?"}
+
+
+def _restored_from(target: PublishTarget) -> int | None:
+    from tournaments.models import Tournament
+
+    return Tournament.objects.filter(pk=target.tournament_id).values_list("restored_from", flat=True).first()
+
+
 def send(tournament, url: str, key: str, *, timeout: float = TIMEOUT_SECONDS, since: Stored | None = None) -> PushResult:
     """Push the current version of ``tournament`` to the public site at ``url`` with publishing key
     ``key`` and read the answer (:func:`interpret`): a patch of ``since`` where it can be
@@ -327,11 +344,7 @@ def send(tournament, url: str, key: str, *, timeout: float = TIMEOUT_SECONDS, si
             continue
         message = result.message
         if result.outcome == Outcome.NEWER:
-            message = _(
-                "The public site holds version %(site)s of this tournament, newer than the backup it was restored from "
-                "here (version %(backup)s): hands saved after that backup on another computer are there, not here. "
-                "Enter them here again (the public site shows them), then publish over it. Nothing is sent until then."
-            ) % {"site": result.site_version, "backup": snap.restored_from}
+            message = newer_text(result.site_version, snap.restored_from)
             log.warning("publishing: tournament %s: %s", tournament.pk, message)
         elif result.outcome == Outcome.STORED and snap.restored_from is not None:
             Tournament.objects.filter(pk=tournament.pk, restored_from=snap.restored_from).update(restored_from=None)
@@ -502,7 +515,7 @@ def status(target: PublishTarget, data_version: int, now: datetime | None = None
     if not target.enabled:
         return VenueStatus("stopped", _("Publishing is stopped."), behind, target.mirror_url)
     if target.paused and target.last_outcome == Outcome.NEWER:
-        return VenueStatus("newer", target.last_error, behind, target.mirror_url)
+        return VenueStatus("newer", newer_text(target.held_version, _restored_from(target)), behind, target.mirror_url)
     if target.paused:
         text = _("Refused by the site: %(reason)s Nothing is sent until the address or the key is saved again.") % {"reason": target.last_error}
         return VenueStatus("paused", text, behind, target.mirror_url)

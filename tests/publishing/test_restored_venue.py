@@ -13,6 +13,7 @@ import random
 import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils import translation
 
 from archive.backup import delete_with_backup, export_tournament, import_tournament
 from publishing import keys, venue
@@ -130,6 +131,8 @@ def test_hands_only_the_site_has_are_not_pushed_over_until_the_director_publishe
     status = venue.status(target, restored.data_version)
     assert status.kind == "newer" and status.warning
     assert f"holds version {held} of this tournament" in status.text and "publish over it" in status.text
+    with translation.override("de"):  # in the reader's language, whatever the worker's was
+        assert f"hat Fassung {held} dieses Turniers" in venue.status(target, restored.data_version).text
     assert status.mirror_url.endswith(f"/m/{day.uid}/")  # where those hands can be read
     page = director_client.get(reverse("publishing_venue:publish", args=[restored.pk])).content.decode()
     assert "Publish over it" in page and f"/m/{day.uid}/" in page
