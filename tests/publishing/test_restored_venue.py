@@ -8,8 +8,6 @@ venue's real :func:`publishing.venue.send` talks to the real site code."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
@@ -19,19 +17,13 @@ from archive.backup import delete_with_backup, export_tournament, import_tournam
 from publishing import keys, venue
 from publishing.models import Mirror, PublishTarget
 from scoring.models import Hand
-from scoring.services import build_sheet, save_hand
 from tournaments import services
 from tournaments.models import Table, Tournament
 from tournaments.roles import organisers_group
 
+from .test_site_push import play
+
 SITE = "http://public.example.org"
-
-
-def play(table, count, seed=1):
-    rng = random.Random(seed)
-    for _ in range(count):
-        sheet = build_sheet(table)
-        save_hand(table, sheet.info.ruleset.random_hand(rng, sheet.info.size, sheet.next_dealer), None)
 
 
 @pytest.fixture
