@@ -223,9 +223,19 @@ def _headers(request) -> tuple[uuid.UUID, int]:
     except ValueError:
         raise PushRefused(400, _("The header X-Tarock-Tournament must be the tournament's identifier (a UUID), not “%(value)s”.") % {"value": raw_uid[:60]}) from None
     raw_version = request.META.get("HTTP_X_TAROCK_VERSION", "").strip()
-    if not (raw_version.isascii() and raw_version.isdigit() and len(raw_version) <= 19 and int(raw_version) <= MAX_VERSION):
+    version = _version_number(raw_version)
+    if version is None:
         raise PushRefused(400, _("The header X-Tarock-Version must be the tournament's data version (a whole number from 0), not “%(value)s”.") % {"value": raw_version[:40]})
-    return uid, int(raw_version)
+    return uid, version
+
+
+def _version_number(raw: str) -> int | None:
+    """``raw`` (a header's value, stripped) as a data version: a whole number from 0 to
+    :data:`MAX_VERSION` in ASCII digits; ``None`` for anything else."""
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19):
+        return None
+    number = int(raw)
+    return number if number <= MAX_VERSION else None
 
 
 def _base(request, version: int) -> int | None:
@@ -234,9 +244,10 @@ def _base(request, version: int) -> int | None:
     if raw is None:
         return None
     raw = raw.strip()
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19 and int(raw) < version):
+    base = _version_number(raw)
+    if base is None or base >= version:
         raise PushRefused(400, _("The header X-Tarock-Base must be the version the patch changes (a whole number below the push's version), not “%(value)s”.") % {"value": raw[:40]})
-    return int(raw)
+    return base
 
 
 def _restored_from(request, version: int) -> int | None:
@@ -246,9 +257,10 @@ def _restored_from(request, version: int) -> int | None:
     if raw is None:
         return None
     raw = raw.strip()
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19 and int(raw) <= version):
+    restored = _version_number(raw)
+    if restored is None or restored > version:
         raise PushRefused(400, _("The header X-Tarock-Restored-From must be the version of the backup the tournament was restored from (a whole number not above the push's version), not “%(value)s”.") % {"value": raw[:40]})
-    return int(raw)
+    return restored
 
 
 def _check_not_newer(mirror: Mirror | None, push: _Push) -> None:
