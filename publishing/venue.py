@@ -580,20 +580,22 @@ def publish_over(target: PublishTarget) -> int | None:
     tournament no longer says it was restored (``restored_from`` cleared: this database's content
     is the tournament's now), its data version is moved past the site's when it is not already
     beyond (:func:`tournaments.versioning.move_past`), and the pause is lifted, so the next push,
-    the whole archive, replaces the site's copy. One transaction; returns the tournament's new
-    data version when it moved, else ``None``. The caller starts publishing
-    (:func:`publishing.tasks.ensure_publishing`). Does nothing to a target in another state."""
+    the whole archive, replaces the site's copy. One transaction, the target's row locked (a
+    double click, a second tab: the second finds it in another state). Returns the site's
+    version that is replaced, or ``None`` for a target in another state, to which nothing is
+    done. The caller starts publishing (:func:`publishing.tasks.ensure_publishing`)."""
     with transaction.atomic():
         target = PublishTarget.objects.select_for_update().get(pk=target.pk)
         if not (target.paused and target.last_outcome == Outcome.NEWER):
             return None
-        moved = overrule(target.tournament_id, target.held_version or 0)
+        held = target.held_version or 0
+        moved = overrule(target.tournament_id, held)
         PublishTarget.objects.filter(pk=target.pk).update(
             paused=False, next_try=None, held_version=None, last_error="", last_outcome="", pushed_layout=None, pushed_tables=None,
         )
     log.warning("publishing: tournament %s published over the site's version %s (now version %s)",
-                target.tournament_id, target.held_version, moved or "unchanged")
-    return moved
+                target.tournament_id, held, moved or "unchanged")
+    return held
 
 
 def stop(target: PublishTarget) -> None:

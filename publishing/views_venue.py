@@ -105,9 +105,8 @@ class PublishOverView(_TargetMixin, TemplateView):
     def post(self, request, pk):
         tournament = self.tournament()
         target = self.target_of(tournament)
-        if target is not None and target.paused and target.last_outcome == venue.Outcome.NEWER:
-            held = target.held_version
-            venue.publish_over(target)
+        held = venue.publish_over(target) if target is not None else None
+        if held is not None:
             ensure_publishing(tournament)
             messages.success(request, _("This tournament is sent to the public site now and replaces its version %(held)s.") % {"held": held})
         return redirect("publishing_venue:publish", pk=pk)

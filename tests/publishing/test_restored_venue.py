@@ -129,13 +129,19 @@ def test_hands_only_the_site_has_are_not_pushed_over_until_the_director_publishe
     page = director_client.get(reverse("publishing_venue:publish", args=[restored.pk])).content.decode()
     assert "Publish over it" in page and f"/m/{day.uid}/" in page
 
-    director_client.post(reverse("publishing_venue:over", args=[restored.pk]))
+    first = director_client.post(reverse("publishing_venue:over", args=[restored.pk]), follow=True)
+    assert f"replaces its version {held}." in first.content.decode()
     target.refresh_from_db()
     restored.refresh_from_db()
     assert not target.paused and target.held_version is None and restored.restored_from is None
     assert venue.push_once(target).outcome == "stored"
     assert hands_of(mirror_copy(day.uid)) == hands_of(restored) != on_the_site
     assert Mirror.objects.get(uid=day.uid).version == restored.data_version > held
+
+    # A second click (or tab) finds nothing to publish over: nothing moves, no message.
+    again = director_client.post(reverse("publishing_venue:over", args=[restored.pk]), follow=True)
+    assert "replaces its version" not in again.content.decode()
+    assert Tournament.objects.get(pk=restored.pk).data_version == restored.data_version
 
 
 @pytest.mark.django_db
