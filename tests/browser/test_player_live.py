@@ -20,6 +20,10 @@ def test_a_players_page_takes_a_saved_hand_without_a_reload(browser, live_server
     assert "Seat 2, drawn card" in phone.inner_text("#player-live")
     assert phone.locator("table.grid:not(.career) tbody tr").count() == 1
     phone.click(f"#chart-{table.pk} summary")  # he opens his table's chart
+    # Its image loads when opened: wait for it, or the hand below is written while the live server
+    # reads the seats for the chart, and the tests' shared in-memory SQLite refuses one of the two
+    # at once ("database table is locked") instead of letting it wait, as a file database does.
+    phone.wait_for_function("id => document.querySelector(`#${id} img`).complete", arg=f"chart-{table.pk}")
     save_hand(table, RUFER_2_0_LOST)  # +1 for him again: running total 2
     phone.locator("table.grid:not(.career) tbody tr").nth(1).wait_for(timeout=20000)
     rows = phone.locator("table.grid:not(.career) tbody tr").all_inner_texts()
